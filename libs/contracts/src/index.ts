@@ -1,0 +1,33 @@
+/** Public entry point of @clickstream/contracts: the event contract, its wire encoding, and the ledger, manifest and report schemas. */
+
+export {
+  EVENT_TYPES,
+  DEVICES,
+  CURRENCIES,
+  SCHEMA_VERSIONS,
+  CANONICAL_VERSION,
+  MAX_EVENT_BYTES,
+  MAX_EVENT_TIME_SKEW_MS,
+  DEFAULT_LATENESS_MS,
+} from './event/types';
+export type { EventType, Device, Currency, SchemaVersion, ClickEvent } from './event/types';
+export { timeliness } from './event/lateness';
+export type { Timeliness } from './event/lateness';
+export { REJECT_REASONS, isRejectReason } from './reasons';
+export type { RejectReason } from './reasons';
+export { HEADERS } from './headers';
+export type { HeaderName } from './headers';
+export { TOPICS } from './topics';
+export type { TopicName } from './topics';
+export { LedgerRowSchema, FAULT_KINDS, DELIVERY_STATUSES } from './ledger/ledger';
+export type { LedgerRow, FaultKind, DeliveryStatus } from './ledger/ledger';
+export { RunManifestSchema, FaultRatiosSchema } from './ledger/manifest';
+export type { RunManifest, FaultRatios } from './ledger/manifest';
+export {
+  LAYERS,
+  VERDICTS,
+  EvidenceSchema,
+  LayerReportSchema,
+  ReconciliationReportSchema,
+} from './report/report';
+export type { LayerName, Verdict, Evidence, LayerReport, ReconciliationReport } from './report/report';

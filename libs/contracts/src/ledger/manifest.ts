@@ -1,0 +1,46 @@
+/** The run manifest: how a generator run was configured and what it achieved, written beside its ledger. */
+
+import { z } from 'zod';
+import { FAULT_KINDS } from './ledger';
+
+const ratio = z.number().min(0).max(1);
+
+export const FaultRatiosSchema = z.object({
+  duplicate: ratio,
+  out_of_order: ratio,
+  late: ratio,
+  poison_random_bytes: ratio,
+  poison_truncated: ratio,
+  poison_unknown_fingerprint: ratio,
+  poison_bad_magic: ratio,
+  poison_contract: ratio,
+});
+export type FaultRatios = z.infer<typeof FaultRatiosSchema>;
+
+export const RunManifestSchema = z.object({
+  run_id: z.string().min(1),
+  seed: z.number().int(),
+  generator_version: z.string(),
+  dry_run: z.boolean(),
+  target_rate: z.number().positive(),
+  /** Optional ramp: the rate goes linearly from target_rate to ramp_to_rate over the run. */
+  ramp_to_rate: z.number().positive().nullable(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  total_events: z.number().int().nonnegative().nullable(),
+  lateness_ms: z.number().int().nonnegative(),
+  fault_ratios: FaultRatiosSchema,
+  topic: z.string(),
+  bootstrap: z.string().nullable(),
+  started_at: z.number().int(),
+  ended_at: z.number().int(),
+  achieved_rate: z.number().nonnegative(),
+  counts: z.object({
+    sends: z.number().int().nonnegative(),
+    acked: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    not_sent: z.number().int().nonnegative(),
+    by_fault: z.record(z.enum(FAULT_KINDS), z.number().int().nonnegative()),
+  }),
+  ledger_file: z.string(),
+});
+export type RunManifest = z.infer<typeof RunManifestSchema>;
