@@ -1,0 +1,22 @@
+/** Public entry point of @clickstream/kafka-tx: the only module set in the repository that talks to Kafka. */
+
+export type {
+  Logger,
+  Isolation,
+  KafkaClientOptions,
+  InRecord,
+  OutRecord,
+  DeliveryReport,
+  IdempotentProducer,
+  LoopHooks,
+  TransactionalLoopOptions,
+  LoopResult,
+  AtLeastOnceOptions,
+  TopicSpec,
+} from './types';
+export { DEFAULT_TIMEOUTS } from './settings';
+export { createIdempotentProducer } from './producer';
+export { runTransactionalLoop } from './transactional-loop';
+export { runAtLeastOnceConsumer } from './at-least-once';
+export { readTopic, endOffsets, committedLag } from './offsets';
+export { createTopics, deleteTopics } from './admin';
