@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', '**/.run/**', '**/jest.config.js', 'jest.preset.js'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', '**/.run/**', '**/jest*.config.js', 'jest.preset.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
