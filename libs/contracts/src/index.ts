@@ -13,9 +13,13 @@ export {
 export type { EventType, Device, Currency, SchemaVersion, ClickEvent } from './event/types';
 export { timeliness } from './event/lateness';
 export type { Timeliness } from './event/lateness';
+export { encodeEvent, decodeEvent, fingerprintOf, schemaOf, SINGLE_OBJECT_MAGIC, SINGLE_OBJECT_HEADER_BYTES } from './event/wire';
+export type { DecodeResult } from './event/wire';
+export { validateEvent } from './event/validate';
+export type { ValidationResult } from './event/validate';
 export { REJECT_REASONS, isRejectReason } from './reasons';
 export type { RejectReason } from './reasons';
-export { HEADERS } from './headers';
+export { HEADERS, parseSeqHeader, formatSeqHeader } from './headers';
 export type { HeaderName } from './headers';
 export { TOPICS } from './topics';
 export type { TopicName } from './topics';

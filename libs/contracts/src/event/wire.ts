@@ -1,0 +1,130 @@
+/** The wire format of the event: Avro single-object encoding (C3 01, 8-byte fingerprint, body), decoded without ever throwing. */
+
+import type { RejectReason } from '../reasons';
+import { schemaEntries, schemaEntry, type SchemaEntry } from './registry';
+import { CANONICAL_VERSION, MAX_EVENT_BYTES, type ClickEvent, type SchemaVersion } from './types';
+import { validateEvent } from './validate';
+
+export type DecodeResult =
+  | { ok: true; event: ClickEvent; version: SchemaVersion }
+  | { ok: false; reason: RejectReason; detail: string };
+
+export const SINGLE_OBJECT_MAGIC: Buffer = Buffer.from([0xc3, 0x01]);
+/** Magic plus fingerprint. */
+export const SINGLE_OBJECT_HEADER_BYTES = 10;
+
+const HEADERS = new Map<SchemaVersion, Buffer>(
+  schemaEntries().map((e) => [e.version, Buffer.concat([SINGLE_OBJECT_MAGIC, e.fingerprint])]),
+);
+// A short array beats a Map keyed by hex: no string is allocated per decode.
+const BY_FINGERPRINT: readonly SchemaEntry[] = schemaEntries();
+
+/** 8-byte CRC-64-AVRO fingerprint of the version's Parsing Canonical Form, little-endian (a copy). */
+export function fingerprintOf(version: SchemaVersion): Buffer {
+  return Buffer.from(schemaEntry(version).fingerprint);
+}
+
+/** The .avsc file of the version as parsed JSON (deep-frozen). */
+export function schemaOf(version: SchemaVersion): object {
+  return schemaEntry(version).schema;
+}
+
+/**
+ * Single-object encoding of the event with the given writer version (default canonical).
+ * Writing v1 drops the v2 fields. Throws on a value that does not fit the schema: that is a bug
+ * in the caller, not a per-record outcome (contract rules are NOT checked, so poison can be written).
+ */
+export function encodeEvent(event: ClickEvent, version: SchemaVersion = CANONICAL_VERSION): Buffer {
+  const entry = schemaEntry(version);
+  const paths: string[] = [];
+  if (!entry.type.isValid(event, { errorHook: (path) => paths.push(path.join('.')) })) {
+    throw new TypeError(`event does not fit schema v${version}: bad field(s) ${paths.join(', ')}`);
+  }
+  const body = entry.type.toBuffer(event);
+  const header = HEADERS.get(version) as Buffer;
+  const out = Buffer.allocUnsafe(SINGLE_OBJECT_HEADER_BYTES + body.length);
+  header.copy(out, 0);
+  body.copy(out, SINGLE_OBJECT_HEADER_BYTES);
+  return out;
+}
+
+function reject(reason: RejectReason, detail: string): DecodeResult {
+  return { ok: false, reason, detail };
+}
+
+function findEntry(bytes: Buffer): SchemaEntry | undefined {
+  for (const entry of BY_FINGERPRINT) {
+    if (bytes.compare(entry.fingerprint, 0, 8, 2, SINGLE_OBJECT_HEADER_BYTES) === 0) return entry;
+  }
+  return undefined;
+}
+
+/** avsc returns a record instance; callers get a plain object in the canonical shape. */
+function toClickEvent(v: ClickEvent): ClickEvent {
+  return {
+    event_id: v.event_id,
+    seq: v.seq,
+    run_id: v.run_id,
+    event_type: v.event_type,
+    event_time: v.event_time,
+    session_id: v.session_id,
+    user_id: v.user_id,
+    page: v.page,
+    product_id: v.product_id,
+    quantity: v.quantity,
+    amount_cents: v.amount_cents,
+    currency: v.currency,
+    device: v.device ?? null,
+    ingest_time: v.ingest_time ?? null,
+  };
+}
+
+function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): DecodeResult {
+  const canonical = entry.toCanonical === undefined ? entry.type : schemaEntry(CANONICAL_VERSION).type;
+  let decoded: { value: unknown; offset: number };
+  try {
+    decoded = canonical.decode(bytes, SINGLE_OBJECT_HEADER_BYTES, entry.toCanonical);
+  } catch (err) {
+    return reject('malformed_body', `v${entry.version} body does not decode: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (decoded.offset < 0) return reject('truncated', `v${entry.version} body ends before the record does (${bytes.length} bytes)`);
+  if (decoded.offset < bytes.length) {
+    return reject('trailing_bytes', `${bytes.length - decoded.offset} bytes after a complete v${entry.version} record`);
+  }
+  const event = toClickEvent(decoded.value as ClickEvent);
+  const valid = validateEvent(event, ingestTime);
+  return valid.ok ? { ok: true, event, version: entry.version } : valid;
+}
+
+function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
+  if (input === null || input === undefined) return reject('empty', 'no value');
+  if (!(input instanceof Uint8Array)) return reject('bad_magic', `value is a ${typeof input}, not bytes`);
+  const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (bytes.length === 0) return reject('empty', 'zero-length value');
+  if (bytes.length > MAX_EVENT_BYTES) return reject('oversized', `${bytes.length} bytes > MAX_EVENT_BYTES ${MAX_EVENT_BYTES}`);
+  if (bytes[0] !== 0xc3 || (bytes.length > 1 && bytes[1] !== 0x01)) {
+    return reject('bad_magic', `starts with ${bytes.subarray(0, 2).toString('hex')}, expected c301`);
+  }
+  if (bytes.length < SINGLE_OBJECT_HEADER_BYTES) {
+    return reject('truncated', `${bytes.length} bytes, shorter than the ${SINGLE_OBJECT_HEADER_BYTES}-byte single-object header`);
+  }
+  const entry = findEntry(bytes);
+  if (!entry) {
+    return reject('unknown_fingerprint', `fingerprint ${bytes.subarray(2, SINGLE_OBJECT_HEADER_BYTES).toString('hex')} is not a released schema version`);
+  }
+  return decodeBody(bytes, entry, ingestTime);
+}
+
+/**
+ * Decodes and validates one raw value. Never throws: every input yields the event (canonical
+ * shape; v1 data gets device = null, ingest_time = null) or a reason from REJECT_REASONS.
+ * `ingestTime` (default Date.now()) is what event_time is compared with for absurd_event_time.
+ */
+export function decodeEvent(bytes: Buffer | null | undefined, opts?: { ingestTime?: number }): DecodeResult {
+  try {
+    return decodeChecked(bytes, opts?.ingestTime ?? Date.now());
+  } catch (err) {
+    // Unreachable by design; kept so that a bug here becomes a DLQ record, not a crashed gatekeeper.
+    return reject('malformed_body', `unexpected decode failure: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
