@@ -1,0 +1,71 @@
+# Kafka component of stack.sh: render node configs, format storage once, start/stop nodes, create topics.
+
+KAFKA_CLUSTER_ID=${KAFKA_CLUSTER_ID:-MkU3OEVBNTcwNTJENDM2Qk}
+KAFKA_CP="$CACHE_DIR/kafka/*"
+KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
+# Serial GC: a 512 MB heap needs no concurrent collector, and fewer GC threads on two shared cores.
+KAFKA_JVM_OPTS=(-XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true -XX:CICompilerCount=2)
+
+kafka_port() { local v="KAFKA_$1_PORT"; printf '%s' "${!v}"; }
+kafka_cport() { local v="KAFKA_$1_CONTROLLER_PORT"; printf '%s' "${!v}"; }
+kafka_bootstrap() { printf '127.0.0.1:%s,127.0.0.1:%s,127.0.0.1:%s' "$KAFKA_1_PORT" "$KAFKA_2_PORT" "$KAFKA_3_PORT"; }
+kafka_dir() { printf '%s/kafka/%s' "$RUN_DIR" "$1"; }
+
+kafka_require_jars() {
+  compgen -G "$CACHE_DIR/kafka/kafka_2.13-*.jar" >/dev/null || die "Kafka jars missing in .cache/kafka: run tools/setup"
+}
+
+kafka_render() {
+  local n=$1 dir; dir=$(kafka_dir "$n")
+  mkdir -p "$dir/data" "$dir/logs"
+  sed -e "s|@NODE@|$n|g" -e "s|@PORT@|$(kafka_port "$n")|g" -e "s|@CPORT@|$(kafka_cport "$n")|g" \
+    -e "s|@C1@|$KAFKA_1_CONTROLLER_PORT|g" -e "s|@C2@|$KAFKA_2_CONTROLLER_PORT|g" -e "s|@C3@|$KAFKA_3_CONTROLLER_PORT|g" \
+    -e "s|@DATA@|$dir/data|g" -e "s|@PARTITIONS@|$PARTITIONS|g" \
+    "$STACK_DIR/kafka/server.properties.tmpl" >"$dir/server.properties"
+}
+
+# Storage is formatted once with the fixed cluster id; a formatted dir is never touched again.
+kafka_format() {
+  local n=$1 dir; dir=$(kafka_dir "$n")
+  [[ -f $dir/data/meta.properties ]] && return 0
+  log "formatting kafka-$n storage (cluster id $KAFKA_CLUSTER_ID)"
+  java -cp "$KAFKA_CP" -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
+    kafka.tools.StorageTool format -t "$KAFKA_CLUSTER_ID" -c "$dir/server.properties" >>"$dir/logs/format.log" 2>&1 ||
+    { tail -n 20 "$dir/logs/format.log" >&2; die "kafka-$n: storage format failed (log: ${dir#"$REPO_ROOT"/}/logs/format.log)"; }
+}
+
+kafka_healthy() { port_open "$(kafka_port "$1")"; }
+
+kafka_start() {
+  local n=$1 name="kafka-$1" dir; dir=$(kafka_dir "$1")
+  if [[ -n $(live_pid "$name") ]]; then return 0; fi
+  ensure_port_free "$name" "$(kafka_port "$n")"
+  ensure_port_free "$name" "$(kafka_cport "$n")"
+  kafka_render "$n"
+  kafka_format "$n"
+  # shellcheck disable=SC2086 # heap options are a word list
+  start_detached "$name" "$dir/logs/stdout.log" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
+    -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
+    -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties"
+  log "started $name (pid $(live_pid "$name"))"
+}
+
+kafka_wait() { wait_healthy "kafka-$1" "${KAFKA_START_TIMEOUT:-90}" "$(kafka_dir "$1")/logs/server.log" kafka_healthy "$1"; }
+
+kafka_up() {
+  kafka_require_jars
+  local n
+  # All three start before any wait: a KRaft quorum needs a majority before any node serves.
+  for n in 1 2 3; do kafka_start "$n"; done
+  for n in 1 2 3; do kafka_wait "$n"; done
+  kafka_topics
+}
+
+kafka_topics() {
+  local topics; mapfile -t topics < <(grep -v '^\s*#' "$STACK_DIR/topics.txt" | grep -v '^\s*$')
+  local out="$RUN_DIR/kafka/topics.log"
+  java -cp "$KAFKA_CP" -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$RUN_DIR/kafka/tools" \
+    "$STACK_DIR/kafka/EnsureTopics.java" "$(kafka_bootstrap)" "$PARTITIONS" 3 "${topics[@]}" >"$out" 2>&1 ||
+    { tail -n 20 "$out" >&2; die "creating topics failed (log: ${out#"$REPO_ROOT"/})"; }
+  log "topics: $(grep -c '^created' "$out") created, $(grep -c '^exists' "$out") existing (partitions=$PARTITIONS, rf=3)"
+}

@@ -1,0 +1,85 @@
+# Process and port helpers for stack.sh: pid files, cheap health checks, start/stop of exactly our pids.
+# Sourced by stack.sh after tools/lib/common.sh.
+
+PID_DIR="$RUN_DIR/pids"
+
+pid_file() { printf '%s/%s.pid' "$PID_DIR" "$1"; }
+
+# Alive and not a zombie (a child of this shell that died stays a zombie until reaped).
+is_alive() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+  [[ -n $state && $state != Z && $state != X ]]
+}
+
+# Prints the recorded pid of component $1 if that process is alive, else nothing.
+live_pid() {
+  local f pid; f=$(pid_file "$1")
+  [[ -f $f ]] || return 0
+  pid=$(<"$f")
+  [[ -n $pid ]] && is_alive "$pid" && printf '%s' "$pid"
+  return 0
+}
+
+# True when something accepts TCP connections on 127.0.0.1:$1 (no process spawned but bash itself).
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+http_ok() { curl -fsS -m 2 -o /dev/null "$1" 2>/dev/null; }
+
+# Pid of the process listening on port $1, if visible.
+port_owner() {
+  ss -ltnpH "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
+}
+
+# Fails with a specific message when a port is taken by a process that is not component $1.
+ensure_port_free() {
+  local name=$1 port=$2 owner
+  port_open "$port" || return 0
+  owner=$(port_owner "$port")
+  local cmd="unknown process"
+  [[ -n $owner ]] && cmd="pid $owner ($(ps -o args= -p "$owner" 2>/dev/null | cut -c1-100))"
+  die "$name: port $port is already taken by $cmd, which is not ours; stop it or change infra/local/ports.env"
+}
+
+# Starts "$@" detached (own session, so a test runner or terminal exiting does not take it down).
+start_detached() {
+  local name=$1 logfile=$2; shift 2
+  mkdir -p "$PID_DIR" "$(dirname "$logfile")"
+  printf '\n[%s] stack.sh starting %s: %s\n' "$(date -Is)" "$name" "$*" >>"$logfile"
+  setsid nohup "$@" >>"$logfile" 2>&1 </dev/null &
+  printf '%s' "$!" >"$(pid_file "$name")"
+}
+
+# Waits until `$check...` succeeds; on timeout or early death prints the log tail and fails.
+wait_healthy() {
+  local name=$1 timeout=$2 logfile=$3; shift 3
+  local deadline=$((SECONDS + timeout))
+  while ! "$@"; do
+    if [[ -z $(live_pid "$name") ]]; then
+      tail -n 30 "$logfile" >&2 || true
+      die "$name exited during start-up (log: ${logfile#"$REPO_ROOT"/})"
+    fi
+    if ((SECONDS >= deadline)); then
+      tail -n 30 "$logfile" >&2 || true
+      die "$name did not become healthy within ${timeout}s (log: ${logfile#"$REPO_ROOT"/})"
+    fi
+    sleep 0.5
+  done
+}
+
+# SIGTERM, then SIGKILL after a grace period; only ever the pid we recorded.
+stop_component() {
+  local name=$1 grace=${2:-20} pid
+  pid=$(live_pid "$name")
+  if [[ -z $pid ]]; then rm -f "$(pid_file "$name")"; return 0; fi
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + grace))
+  while is_alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
+  if is_alive "$pid"; then
+    warn "$name (pid $pid) ignored SIGTERM for ${grace}s; sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    while is_alive "$pid"; do sleep 0.1; done
+  fi
+  rm -f "$(pid_file "$name")"
+  log "stopped $name (pid $pid)"
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
+# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]
+# State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
+set -euo pipefail
+STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$STACK_DIR/../../tools/lib/common.sh"
+set -a; source "$STACK_DIR/ports.env"; set +a
+source "$STACK_DIR/lib/proc.sh"
+source "$STACK_DIR/lib/kafka.sh"
+for f in clickhouse flink prometheus; do
+  [[ -f $STACK_DIR/lib/$f.sh ]] && source "$STACK_DIR/lib/$f.sh"
+done
+
+COMPONENTS=(kafka-1 kafka-2 kafka-3)
+
+# Overrides are validated before anything starts, naming the bad value.
+validate_env() {
+  PARTITIONS=${PARTITIONS:-6}
+  [[ $PARTITIONS =~ ^[0-9]+$ ]] && ((PARTITIONS >= 1 && PARTITIONS <= 1000)) ||
+    die "PARTITIONS='$PARTITIONS' is invalid: expected an integer from 1 to 1000"
+  local v
+  for v in KAFKA_START_TIMEOUT CLICKHOUSE_START_TIMEOUT FLINK_START_TIMEOUT; do
+    [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v='${!v}' is invalid: expected a positive number of seconds"
+  done
+}
+
+node_arg() {
+  [[ ${1:-} =~ ^[123]$ ]] || die "expected a Kafka node number 1, 2 or 3, got '${1:-}'"
+}
+
+cmd_up() {
+  local t0; t0=$(now_ms)
+  mkdir -p "$RUN_DIR"
+  kafka_up
+  declare -F clickhouse_up >/dev/null && clickhouse_up
+  declare -F flink_up >/dev/null && flink_up
+  declare -F prometheus_up >/dev/null && prometheus_up
+  log "stack up in $(( ($(now_ms) - t0) / 1000 ))s"
+}
+
+cmd_down() {
+  local i
+  # Reverse order: consumers of Kafka first, brokers last.
+  for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_component "${COMPONENTS[i]}" 30; done
+}
+
+component_port() {
+  case $1 in
+    kafka-*) kafka_port "${1#kafka-}" ;;
+    *) "${1//-/_}_port" ;;
+  esac
+}
+
+component_healthy() {
+  case $1 in
+    kafka-*) kafka_healthy "${1#kafka-}" ;;
+    *) "${1//-/_}_healthy" ;;
+  esac
+}
+
+cmd_status() {
+  local c pid health bad=0
+  printf '%-18s %-8s %-6s %s\n' COMPONENT PID PORT STATE
+  for c in "${COMPONENTS[@]}"; do
+    pid=$(live_pid "$c")
+    if [[ -z $pid ]]; then health=stopped; bad=1
+    elif component_healthy "$c"; then health=healthy
+    else health=unhealthy; bad=1; fi
+    printf '%-18s %-8s %-6s %s\n' "$c" "${pid:--}" "$(component_port "$c")" "$health"
+  done
+  return $bad
+}
+
+cmd_logs() {
+  local n
+  for n in 1 2 3; do printf '%-18s %s\n' "kafka-$n" "$(kafka_dir "$n")/logs/server.log"; done
+  declare -F clickhouse_logs >/dev/null && clickhouse_logs
+  declare -F flink_logs >/dev/null && flink_logs
+  declare -F prometheus_logs >/dev/null && prometheus_logs
+  return 0
+}
+
+cmd_kill_node() {
+  node_arg "${1:-}"
+  local pid; pid=$(live_pid "kafka-$1")
+  [[ -n $pid ]] || die "kafka-$1 is not running"
+  kill -KILL "$pid"
+  log "SIGKILLed kafka-$1 (pid $pid)"
+}
+
+cmd_restart_node() {
+  node_arg "${1:-}"
+  stop_component "kafka-$1" 30
+  kafka_require_jars
+  kafka_start "$1"
+  kafka_wait "$1"
+  log "kafka-$1 is back"
+}
+
+main() {
+  local cmd=${1:-}; shift || true
+  validate_env
+  case $cmd in
+    up) cmd_up ;;
+    down) cmd_down ;;
+    status) cmd_status ;;
+    logs) cmd_logs ;;
+    kill-node) cmd_kill_node "$@" ;;
+    restart-node) cmd_restart_node "$@" ;;
+    measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]" ;;
+  esac
+}
+
+main "$@"

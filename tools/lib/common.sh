@@ -1,0 +1,18 @@
+# Shared bash helpers for tools/setup, tools/smoke and infra/local/stack.sh: repo paths, logging, timing.
+# Sourced, never executed. Callers set `set -euo pipefail` themselves.
+
+REPO_ROOT="${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+CACHE_DIR="$REPO_ROOT/.cache"
+RUN_DIR="$REPO_ROOT/.run"
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+warn() { printf '[%s] WARN: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf '[%s] ERROR: %s\n' "$(date +%H:%M:%S)" "$*" >&2; exit 1; }
+
+# Milliseconds since the epoch, for step timings.
+now_ms() { date +%s%3N; }
+
+# Stamps make re-runs fast: a step records the hash of its inputs and is skipped while it matches.
+stamp_matches() { [[ -f "$CACHE_DIR/stamps/$1" && "$(cat "$CACHE_DIR/stamps/$1")" == "$2" ]]; }
+stamp_write() { mkdir -p "$CACHE_DIR/stamps" && printf '%s' "$2" >"$CACHE_DIR/stamps/$1"; }
+hash_files() { cat "$@" | sha256sum | cut -c1-16; }
