@@ -1,0 +1,28 @@
+-- events.clean as loaded: keyed on the event (run_id, event_id), so FINAL holds each distinct event
+-- once whatever was redelivered. Partitioned by event_time (a property of the event) so that every
+-- copy of an event lands in the same partition, where ReplacingMergeTree can collapse it.
+CREATE TABLE IF NOT EXISTS events_clean
+(
+    run_id String,
+    seq UInt64,
+    event_id String,
+    event_type String,
+    event_time Int64,
+    ingest_time Nullable(Int64),
+    session_id String,
+    user_id Nullable(String),
+    page Nullable(String),
+    product_id Nullable(String),
+    quantity Nullable(Int32),
+    amount_cents Nullable(Int64),
+    currency Nullable(String),
+    device Nullable(String),
+    kafka_topic String,
+    kafka_partition UInt32,
+    kafka_offset UInt64,
+    kafka_timestamp Int64,
+    inserted_at Int64
+)
+ENGINE = ReplacingMergeTree(inserted_at)
+PARTITION BY toYYYYMM(toDateTime(intDiv(event_time, 1000)))
+ORDER BY (run_id, event_id);
