@@ -7,12 +7,12 @@ STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$STACK_DIR/../../tools/lib/common.sh"
 set -a; source "$STACK_DIR/ports.env"; set +a
 source "$STACK_DIR/lib/proc.sh"
+# Components in start order; each lib/<component>.sh appends its own.
+COMPONENTS=(kafka-1 kafka-2 kafka-3)
 source "$STACK_DIR/lib/kafka.sh"
 for f in clickhouse flink prometheus; do
   [[ -f $STACK_DIR/lib/$f.sh ]] && source "$STACK_DIR/lib/$f.sh"
 done
-
-COMPONENTS=(kafka-1 kafka-2 kafka-3)
 
 # Overrides are validated before anything starts, naming the bad value.
 validate_env() {
