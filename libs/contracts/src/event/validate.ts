@@ -12,12 +12,23 @@ const CURRENCY_SET: ReadonlySet<string> = new Set(CURRENCIES);
 /** Canonical (lowercase) textual UUID: dedup compares event_id as a string, so one spelling only. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * avsc 5.7.9 zigzag-encodes longs with float arithmetic: a long below -2^52 is written, and read,
+ * as a positive number. A decoded magnitude of 2^52 or more may be such a flipped sign, so the
+ * contract refuses it (no real seq, amount or timestamp comes near it).
+ */
+export const FAITHFUL_LONG_LIMIT = 2 ** 52;
+
+function isFaithfulLong(n: number | null): boolean {
+  return n === null || (Number.isSafeInteger(n) && Math.abs(n) < FAITHFUL_LONG_LIMIT);
+}
+
 function reject(reason: RejectReason, detail: string): ValidationResult {
   return { ok: false, reason, detail };
 }
 
 /**
- * Checks, first failure wins: identity fields (invalid_field), event time (absurd_event_time),
+ * Checks, first failure wins: identity fields and long ranges (invalid_field), event time (absurd_event_time),
  * product (missing_product), quantity (invalid_quantity), payment amount and currency present
  * (missing_amount), amount sign (negative_amount), currency known (unknown_currency).
  * A poison event that breaks one rule therefore always gets that rule's reason.
@@ -27,7 +38,9 @@ export function validateEvent(event: ClickEvent, ingestTime: number): Validation
   if (!UUID.test(event.event_id)) return reject('invalid_field', `event_id ${JSON.stringify(event.event_id.slice(0, 64))} is not a lowercase uuid`);
   if (event.run_id === '') return reject('invalid_field', 'run_id is empty');
   if (event.session_id === '') return reject('invalid_field', 'session_id is empty');
-  if (!Number.isSafeInteger(event.seq) || event.seq < 0) return reject('invalid_field', `seq ${event.seq} is not a non-negative integer`);
+  if (!isFaithfulLong(event.seq) || event.seq < 0) return reject('invalid_field', `seq ${event.seq} is not a non-negative integer below 2^52`);
+  if (!isFaithfulLong(event.amount_cents)) return reject('invalid_field', `amount_cents ${String(event.amount_cents)} is not an integer of magnitude below 2^52`);
+  if (!isFaithfulLong(event.ingest_time)) return reject('invalid_field', `ingest_time ${String(event.ingest_time)} is not an integer of magnitude below 2^52`);
 
   const skew = event.event_time - ingestTime;
   if (!Number.isFinite(skew) || Math.abs(skew) > MAX_EVENT_TIME_SKEW_MS) {

@@ -3,7 +3,7 @@
 import type { RejectReason } from '../reasons';
 import { schemaEntries, schemaEntry, type SchemaEntry } from './registry';
 import { CANONICAL_VERSION, MAX_EVENT_BYTES, type ClickEvent, type SchemaVersion } from './types';
-import { validateEvent } from './validate';
+import { FAITHFUL_LONG_LIMIT, validateEvent } from './validate';
 
 export type DecodeResult =
   | { ok: true; event: ClickEvent; version: SchemaVersion }
@@ -18,6 +18,8 @@ const HEADERS = new Map<SchemaVersion, Buffer>(
 );
 // A short array beats a Map keyed by hex: no string is allocated per decode.
 const BY_FINGERPRINT: readonly SchemaEntry[] = schemaEntries();
+
+const LONG_FIELDS = ['seq', 'event_time', 'amount_cents', 'ingest_time'] as const;
 
 /** 8-byte CRC-64-AVRO fingerprint of the version's Parsing Canonical Form, little-endian (a copy). */
 export function fingerprintOf(version: SchemaVersion): Buffer {
@@ -39,6 +41,12 @@ export function encodeEvent(event: ClickEvent, version: SchemaVersion = CANONICA
   const paths: string[] = [];
   if (!entry.type.isValid(event, { errorHook: (path) => paths.push(path.join('.')) })) {
     throw new TypeError(`event does not fit schema v${version}: bad field(s) ${paths.join(', ')}`);
+  }
+  for (const field of LONG_FIELDS) {
+    const n = event[field];
+    if (typeof n === 'number' && n < -FAITHFUL_LONG_LIMIT) {
+      throw new RangeError(`${field} ${n} is below -2^52, which avsc 5.7.9 would encode as a positive number`);
+    }
   }
   const body = entry.type.toBuffer(event);
   const header = HEADERS.get(version) as Buffer;
