@@ -1,0 +1,125 @@
+/** Gatekeeper configuration: parsed once from flags and environment with zod, failing fast on the first bad value. */
+
+import { z } from 'zod';
+import { TOPICS } from '@clickstream/contracts';
+
+/** One option: its flag, its environment variable, its default (as text, parsed like user input) and its meaning. */
+interface OptionSpec {
+  flag: string;
+  env: string;
+  default?: string;
+  help: string;
+}
+
+const OPTIONS = {
+  bootstrap: { flag: '--bootstrap', env: 'GATEKEEPER_BOOTSTRAP', default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092', help: 'Kafka bootstrap servers, host:port[,host:port...]' },
+  groupId: { flag: '--group-id', env: 'GATEKEEPER_GROUP_ID', default: 'gatekeeper', help: 'consumer group shared by all instances' },
+  instanceId: { flag: '--instance-id', env: 'GATEKEEPER_INSTANCE_ID', default: '0', help: 'stable id of this instance; transactional id = gatekeeper-<instance-id> (a restart with the same id fences its zombie)' },
+  rawTopic: { flag: '--raw-topic', env: 'GATEKEEPER_RAW_TOPIC', default: TOPICS.raw, help: 'input topic' },
+  validTopic: { flag: '--valid-topic', env: 'GATEKEEPER_VALID_TOPIC', default: TOPICS.valid, help: 'output topic for valid events (same partition as the raw record)' },
+  dlqTopic: { flag: '--dlq-topic', env: 'GATEKEEPER_DLQ_TOPIC', default: TOPICS.dlq, help: 'dead-letter topic (original bytes, reason headers)' },
+  metricsHost: { flag: '--metrics-host', env: 'GATEKEEPER_METRICS_HOST', default: '127.0.0.1', help: 'address of the /metrics and /healthz server' },
+  metricsPort: { flag: '--metrics-port', env: 'GATEKEEPER_METRICS_PORT', default: '9400', help: 'port of the /metrics and /healthz server (0 = any free port)' },
+  batchRecords: { flag: '--batch-records', env: 'GATEKEEPER_BATCH_RECORDS', default: '500', help: 'maximum input records per transaction' },
+  batchMs: { flag: '--batch-ms', env: 'GATEKEEPER_BATCH_MS', default: '100', help: 'maximum time a transaction collects records, ms' },
+  lagPollMs: { flag: '--lag-poll-ms', env: 'GATEKEEPER_LAG_POLL_MS', default: '5000', help: 'how often the consumer lag gauge is refreshed, ms' },
+  shutdownGraceMs: { flag: '--shutdown-grace-ms', env: 'GATEKEEPER_SHUTDOWN_GRACE_MS', default: '30000', help: 'after SIGTERM, exit 1 if the open transaction has not ended within this time' },
+  connectTimeoutMs: { flag: '--connect-timeout-ms', env: 'GATEKEEPER_CONNECT_TIMEOUT_MS', help: 'librdkafka connection setup timeout, ms (kafka-tx default if unset)' },
+  transactionTimeoutMs: { flag: '--transaction-timeout-ms', env: 'GATEKEEPER_TRANSACTION_TIMEOUT_MS', help: 'producer transaction.timeout.ms (kafka-tx default if unset)' },
+  logLevel: { flag: '--log-level', env: 'GATEKEEPER_LOG_LEVEL', default: 'info', help: 'pino level: fatal, error, warn, info, debug, trace' },
+} as const satisfies Record<string, OptionSpec>;
+
+type Key = keyof typeof OPTIONS;
+
+const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
+const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)');
+const intIn = (min: number, max: number) => {
+  const expected = `an integer from ${min} to ${max}`;
+  return z.coerce.number({ error: expected }).int(expected).min(min, expected).max(max, expected);
+};
+
+const ConfigSchema = z.object({
+  bootstrap: z.string().refine((s) => s.split(',').every((p) => hostPort.test(p.trim())), 'a comma-separated list of host:port'),
+  groupId: z.string().min(1, 'a non-empty consumer group id'),
+  instanceId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'an id of 1-64 chars from [A-Za-z0-9._-]'),
+  rawTopic: topicName,
+  validTopic: topicName,
+  dlqTopic: topicName,
+  metricsHost: z.string().min(1, 'a listen address'),
+  metricsPort: intIn(0, 65535),
+  batchRecords: intIn(1, 100_000),
+  batchMs: intIn(1, 60_000),
+  lagPollMs: intIn(100, 600_000),
+  shutdownGraceMs: intIn(100, 600_000),
+  connectTimeoutMs: intIn(100, 600_000).optional(),
+  transactionTimeoutMs: intIn(1000, 900_000).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], 'one of fatal, error, warn, info, debug, trace'),
+});
+
+export type GatekeeperConfig = z.infer<typeof ConfigSchema> & {
+  /** Derived: one transactional id per instance, so fencing is per instance slot. */
+  transactionalId: string;
+};
+
+/** A bad flag or value; `message` names the key, the value and what was expected. */
+export class ConfigError extends Error {}
+
+export type ParsedArgs = { help: true } | { help: false; config: GatekeeperConfig };
+
+export function usage(): string {
+  const lines = ['Usage: node apps/gatekeeper/dist/main.js [options]', '', 'Every option can also be set by its environment variable; flags win.', ''];
+  for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
+    const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
+    lines.push(`  ${spec.flag} <value>  [${spec.env}]`, `      ${spec.help}${def}`);
+  }
+  lines.push('  --help', '      print this text and exit');
+  return lines.join('\n');
+}
+
+function flagsToValues(argv: readonly string[]): { help: boolean; values: Partial<Record<Key, string>> } {
+  const byFlag = new Map<string, Key>((Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]));
+  const values: Partial<Record<Key, string>> = {};
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = byFlag.get(flag);
+    if (!key) throw new ConfigError(`unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new ConfigError(`${flag}: missing value; expected ${OPTIONS[key].help}`);
+    values[key] = value;
+  }
+  return { help, values };
+}
+
+/** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
+export function parseConfig(argv: readonly string[], env: Record<string, string | undefined>): ParsedArgs {
+  const { help, values } = flagsToValues(argv);
+  if (help) return { help: true };
+  const raw: Record<string, string | undefined> = {};
+  const source: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(OPTIONS) as [Key, OptionSpec][]) {
+    const fromFlag = values[key];
+    const fromEnv = env[spec.env];
+    if (fromFlag !== undefined) [raw[key], source[key]] = [fromFlag, spec.flag];
+    else if (fromEnv !== undefined && fromEnv !== '') [raw[key], source[key]] = [fromEnv, spec.env];
+    else [raw[key], source[key]] = [spec.default, `${spec.flag} (default)`];
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? '?');
+    throw new ConfigError(`${source[key] ?? key}: got ${JSON.stringify(raw[key] ?? null)}; expected ${issue?.message ?? 'a valid value'}`);
+  }
+  return { help: false, config: { ...parsed.data, transactionalId: `gatekeeper-${parsed.data.instanceId}` } };
+}
+
+/** The real process's configuration; the only reader of process.env in the gatekeeper. */
+export function loadConfig(argv: readonly string[] = process.argv.slice(2)): ParsedArgs {
+  return parseConfig(argv, process.env);
+}

@@ -1,0 +1,62 @@
+/** Entry point of the gatekeeper process: parse config, build logger and clients, call run(), handle SIGTERM. */
+
+import pino from 'pino';
+import { committedLag, endOffsets, runTransactionalLoop } from '@clickstream/kafka-tx';
+import { ConfigError, loadConfig, usage } from './config';
+import { createMetrics } from './metrics';
+import { run } from './run';
+
+/** Exit codes: 0 stopped on request, 1 failure, 2 bad configuration, 3 fenced by a newer instance. */
+const EXIT = { ok: 0, failure: 1, config: 2, fenced: 3 } as const;
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`gatekeeper: ${error.message}\n\n${usage()}\n`);
+    return EXIT.config;
+  }
+  if (parsed.help) {
+    process.stdout.write(`${usage()}\n`);
+    return EXIT.ok;
+  }
+  const { config } = parsed;
+  const logger = pino({ level: config.logLevel, base: { app: 'gatekeeper', instanceId: config.instanceId, pid: process.pid } });
+
+  const controller = new AbortController();
+  const stop = (signalName: string) => {
+    if (controller.signal.aborted) return;
+    logger.info({ signal: signalName }, 'stopping: ending the open transaction');
+    controller.abort();
+    // Ending the transaction needs the cluster; if it is unreachable, leaving is still safe (the
+    // coordinator aborts it), so do not hang a supervisor forever.
+    setTimeout(() => {
+      logger.error({ graceMs: config.shutdownGraceMs }, 'open transaction did not end in time; exiting');
+      process.exit(EXIT.failure);
+    }, config.shutdownGraceMs).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  try {
+    const result = await run({ config, logger, kafka: { runTransactionalLoop, committedLag, endOffsets }, metrics: createMetrics(), signal: controller.signal });
+    return result.reason === 'fenced' ? EXIT.fenced : EXIT.ok;
+  } catch (error) {
+    logger.fatal({ err: error }, 'gatekeeper failed');
+    return EXIT.failure;
+  }
+}
+
+main().then(
+  (code) => {
+    // Let pino flush, then leave even if a library keeps a handle open.
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 200).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`gatekeeper: ${String(error)}\n`);
+    process.exit(EXIT.failure);
+  },
+);
