@@ -35,3 +35,5 @@ export {
   ReconciliationReportSchema,
 } from './report/report';
 export type { LayerName, Verdict, Evidence, LayerReport, ReconciliationReport } from './report/report';
+export { parseLedgerRow, parseLedgerLine, parseRunManifest, parseReport, formatZodError } from './parse';
+export type { ParseResult } from './parse';
