@@ -1,0 +1,21 @@
+/** Public entry point of @clickstream/warehouse: the ClickHouse layer (DDL, inserts, queries, row mappers). */
+
+export type {
+  Logger,
+  WarehouseOptions,
+  Warehouse,
+  Params,
+  ParamValue,
+  RecordMeta,
+  EventRow,
+  DlqRow,
+  RejectRow,
+} from './types';
+export { createWarehouse } from './warehouse';
+export { bindParams, quoteString, ParamError } from './params';
+export { splitStatements, readDdlDir, assertIdentifier, DDL_DIR } from './ddl';
+export type { DdlFile } from './ddl';
+export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
+export type { HeaderMap } from './rows';
+export { TABLES, TABLE_ROLES, DEFAULT_DATABASE } from './tables';
+export type { TableName, TableRole } from './tables';

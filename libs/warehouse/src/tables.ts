@@ -1,0 +1,16 @@
+/** Table names of the clickstream database (infra/clickhouse/ddl), and the loader's topic -> table roles. */
+
+export const TABLES = {
+  valid: 'events_valid',
+  clean: 'events_clean',
+  dlq: 'events_dlq',
+  rejects: 'load_rejects',
+} as const;
+
+export type TableName = (typeof TABLES)[keyof typeof TABLES];
+
+/** The topics the loader reads, by the role that decides their table and row mapper. */
+export const TABLE_ROLES = ['valid', 'clean', 'dlq'] as const;
+export type TableRole = (typeof TABLE_ROLES)[number];
+
+export const DEFAULT_DATABASE = 'clickstream';

@@ -1,0 +1,88 @@
+/** The ClickHouse handle: idempotent DDL, synchronous JSONEachRow inserts, typed queries; the only user of @clickhouse/client. */
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { adaptLogger } from './client-logger';
+import { assertIdentifier, readDdlDir } from './ddl';
+import { bindParams } from './params';
+import type { Logger, Params, Warehouse, WarehouseOptions } from './types';
+
+/**
+ * Settings sent with every request; each is known to 18.16 and to current ClickHouse.
+ * - wait_end_of_query: the HTTP answer is sent only when the query has finished, so a 200 on an
+ *   INSERT means the part is written (never a streamed success followed by a failure).
+ * - output_format_json_quote_64bit_integers=0: the default differs between versions (18.16 quotes);
+ *   pinning it gives numbers on both. Our 64-bit values (seq, offsets, ms, counts) stay below 2^53.
+ */
+const COMMON_SETTINGS: ClickHouseSettings = {
+  wait_end_of_query: 1,
+  output_format_json_quote_64bit_integers: 0,
+};
+
+function makeClient(o: WarehouseOptions, database: string, logger: Logger): ClickHouseClient {
+  return createClient({
+    url: o.url,
+    username: o.username ?? 'default',
+    password: o.password ?? '',
+    database,
+    request_timeout: o.requestTimeoutMs ?? 30_000,
+    clickhouse_settings: COMMON_SETTINGS,
+    log: { LoggerClass: adaptLogger(logger) },
+  });
+}
+
+export function createWarehouse(o: WarehouseOptions): Warehouse {
+  assertIdentifier('database', o.database);
+  const logger = o.logger;
+  const client = makeClient(o, o.database, logger);
+
+  async function createDatabase(): Promise<void> {
+    // The main client names the database in every request, which fails while it does not exist yet.
+    const bootstrap = makeClient(o, 'default', logger);
+    try {
+      await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
+    } finally {
+      await bootstrap.close();
+    }
+  }
+
+  return {
+    database: o.database,
+
+    async applyDdl(dir: string): Promise<string[]> {
+      const files = await readDdlDir(dir);
+      await createDatabase();
+      for (const file of files) {
+        for (const statement of file.statements) await client.command({ query: statement });
+        logger.info(
+          { database: o.database, file: file.name, statements: file.statements.length },
+          'ddl applied',
+        );
+      }
+      return files.map((f) => f.name);
+    },
+
+    async insertRows(table: string, rows: readonly object[]): Promise<void> {
+      assertIdentifier('table', table);
+      if (rows.length === 0) return;
+      await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
+    },
+
+    async query<T>(sql: string, params?: Params): Promise<T[]> {
+      const result = await client.query({ query: bindParams(sql, params), format: 'JSONEachRow' });
+      return result.json<T>();
+    },
+
+    async command(sql: string, params?: Params): Promise<void> {
+      await client.command({ query: bindParams(sql, params) });
+    },
+
+    async ping(): Promise<boolean> {
+      try {
+        return (await client.ping()).success;
+      } catch {
+        return false;
+      }
+    },
+
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,138 @@
+import { createWarehouse, DDL_DIR, TABLES, toEventRow, toDlqRow, type Warehouse } from '../src';
+import { HEADERS, type ClickEvent } from '@clickstream/contracts';
+import { CLICKHOUSE_URL, quietLogger, uniqueName } from './helpers';
+
+function event(seq: number, runId: string): ClickEvent {
+  return {
+    event_id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    seq,
+    run_id: runId,
+    event_type: 'page_view',
+    event_time: 1_760_000_000_000 + seq,
+    session_id: 's',
+    user_id: seq % 2 === 0 ? null : 'u',
+    page: '/',
+    product_id: null,
+    quantity: null,
+    amount_cents: null,
+    currency: null,
+    device: null,
+    ingest_time: 1_760_000_000_500 + seq,
+  };
+}
+
+describe('warehouse against a real ClickHouse', () => {
+  const database = uniqueName('wh_test');
+  let wh: Warehouse;
+
+  beforeAll(() => {
+    wh = createWarehouse({
+      url: CLICKHOUSE_URL,
+      database,
+      logger: quietLogger,
+      requestTimeoutMs: 10_000,
+    });
+  });
+
+  afterAll(async () => {
+    await wh.command(`DROP DATABASE IF EXISTS ${database}`);
+    await wh.close();
+  });
+
+  it('applies the DDL idempotently', async () => {
+    const first = await wh.applyDdl(DDL_DIR);
+    const second = await wh.applyDdl(DDL_DIR);
+    expect(second).toEqual(first);
+    const tables = await wh.query<{ name: string }>(
+      'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
+      { db: database },
+    );
+    expect(tables.map((t) => t.name)).toEqual(Object.values(TABLES).sort());
+  });
+
+  it('collapses a redelivered batch with FINAL while the raw rows show the duplicate', async () => {
+    const run = uniqueName('run');
+    const rows = [1, 2, 3].map((seq) =>
+      toEventRow(
+        event(seq, run),
+        { topic: 't', partition: 0, offset: seq, timestamp: 1_760_000_000_000 },
+        1,
+      ),
+    );
+    await wh.insertRows(TABLES.valid, rows);
+    // The same records loaded again (an at-least-once redelivery), later.
+    await wh.insertRows(
+      TABLES.valid,
+      rows.map((r) => ({ ...r, inserted_at: 2 })),
+    );
+
+    const exact = await wh.query<{ seq: number; inserted_at: number }>(
+      `SELECT seq, inserted_at FROM ${TABLES.valid} FINAL WHERE run_id = {run:String} ORDER BY seq`,
+      { run },
+    );
+    expect(exact).toEqual([1, 2, 3].map((seq) => ({ seq, inserted_at: 2 })));
+
+    const raw = await wh.query<{ seq: number; n: number }>(
+      `SELECT seq, count() AS n FROM ${TABLES.valid} WHERE run_id = {run:String} GROUP BY seq ORDER BY seq`,
+      { run },
+    );
+    expect(raw).toEqual([1, 2, 3].map((seq) => ({ seq, n: 2 })));
+  });
+
+  it('round-trips nullable columns and dead-letter bytes', async () => {
+    const run = uniqueName('run');
+    const value = Buffer.from([0xc3, 0x01, 0x00, 0xff, 0x27, 0x5c]);
+    await wh.insertRows(TABLES.dlq, [
+      toDlqRow(
+        {
+          value,
+          headers: {
+            [HEADERS.seq]: '9',
+            [HEADERS.runId]: run,
+            [HEADERS.reason]: 'bad_magic',
+            [HEADERS.detail]: "it's \\ odd",
+          },
+        },
+        { topic: 'events.dlq', partition: 1, offset: 5, timestamp: 1_760_000_000_000 },
+        3,
+      ),
+    ]);
+    const [row] = await wh.query<{
+      seq: number;
+      reason: string;
+      detail: string;
+      value_base64: string;
+      source_offset: number;
+    }>(
+      `SELECT seq, reason, detail, value_base64, source_offset FROM ${TABLES.dlq} FINAL WHERE run_id = {run:String}`,
+      { run },
+    );
+    expect(row).toEqual({
+      seq: 9,
+      reason: 'bad_magic',
+      detail: "it's \\ odd",
+      value_base64: value.toString('base64'),
+      source_offset: -1,
+    });
+  });
+
+  it('binds a hostile string as a literal', async () => {
+    const rows = await wh.query(
+      `SELECT seq FROM ${TABLES.valid} FINAL WHERE run_id = {run:String}`,
+      { run: "x' OR 1=1 OR run_id != '" },
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('pings a live server and reports a dead one as false', async () => {
+    expect(await wh.ping()).toBe(true);
+    const dead = createWarehouse({
+      url: 'http://127.0.0.1:1',
+      database,
+      logger: quietLogger,
+      requestTimeoutMs: 2_000,
+    });
+    expect(await dead.ping()).toBe(false);
+    await dead.close();
+  });
+});
