@@ -1,0 +1,119 @@
+package shop.clickstream.flink.clean;
+
+import java.io.File;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * Entry point of the Flink job "clean": events.valid (read_committed) -> dedup on event_id -> events.clean through
+ * the two-phase-commit Kafka sink, and -> an Iceberg table that commits one snapshot per checkpoint. Both sinks
+ * commit on checkpoint completion, so the two outputs hold the same events exactly once.
+ */
+public final class CleanJob {
+  private CleanJob() {}
+
+  public static void main(String[] args) throws Exception {
+    CleanJobConfig c = CleanJobConfig.parse(args);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(c));
+    env.setParallelism(c.parallelism);
+    if (c.checkpointDir != null) env.getCheckpointConfig().setCheckpointStorage(c.checkpointDir);
+
+    DataStream<ValidRecord> valid = env
+        .fromSource(source(c), WatermarkStrategy.noWatermarks(), "source: " + c.validTopic)
+        .uid("valid-source");
+    DataStream<ValidRecord> clean = valid
+        .keyBy(r -> r.eventId)
+        .process(new Deduplicate(c.dedupTtlMs))
+        .uid("dedup")
+        .name("dedup on event_id");
+
+    clean.sinkTo(cleanSink(c)).uid("clean-sink").name("sink: " + c.cleanTopic);
+
+    // Resolved here (in the JobManager) so that every TaskManager gets the same absolute location.
+    String warehouse = new File(c.warehouse.replaceFirst("^file:(//)?", "")).getAbsolutePath();
+    CatalogLoader catalog = IcebergEvents.catalogLoader(warehouse);
+    TableIdentifier table = IcebergEvents.identifier(c.icebergNamespace, c.icebergTable);
+    IcebergEvents.ensureTable(catalog, table, c.parquetCodec);
+    DataStream<RowData> rows = clean
+        .map(new IcebergEvents.ToRow(), FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(IcebergEvents.SCHEMA)))
+        .uid("iceberg-rows")
+        .name("to iceberg row");
+    FlinkSink.forRowData(rows)
+        .tableLoader(TableLoader.fromCatalog(catalog, table))
+        .distributionMode(DistributionMode.NONE)
+        .writeParallelism(c.parallelism)
+        .uidPrefix("iceberg")
+        .append();
+
+    env.execute(c.jobName);
+  }
+
+  static Configuration jobConfiguration(CleanJobConfig c) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    // Retained on cancel, so that `submit.sh` can resume from the newest one after a cancel or a cluster restart.
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
+    conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
+    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
+    // A failed checkpoint (e.g. a broker down) should not restart the job; the next one will carry the data.
+    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 5);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));
+    return conf;
+  }
+
+  static KafkaSource<ValidRecord> source(CleanJobConfig c) {
+    OffsetsInitializer start = switch (c.startingOffsets) {
+      case "earliest" -> OffsetsInitializer.earliest();
+      case "latest" -> OffsetsInitializer.latest();
+      default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+    };
+    return KafkaSource.<ValidRecord>builder()
+        .setBootstrapServers(c.bootstrap)
+        .setTopics(c.validTopic)
+        .setGroupId(c.groupId)
+        .setStartingOffsets(start)
+        .setDeserializer(new ValidRecordDeserializer())
+        // The gatekeeper writes transactionally: never read what it aborted or has not committed yet.
+        .setProperty("isolation.level", "read_committed")
+        .setProperty("client.id.prefix", c.jobName + "-source")
+        .setProperty("partition.discovery.interval.ms", "60000")
+        .build();
+  }
+
+  static KafkaSink<ValidRecord> cleanSink(CleanJobConfig c) {
+    return KafkaSink.<ValidRecord>builder()
+        .setBootstrapServers(c.bootstrap)
+        .setRecordSerializer(new CleanRecordSerializer(c.cleanTopic))
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(c.transactionalIdPrefix)
+        // Must outlast checkpoint interval + recovery, and stay <= the brokers' transaction.max.timeout.ms (900000).
+        .setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeoutMs))
+        .setProperty("linger.ms", "5")
+        .setProperty("acks", "all")
+        .build();
+  }
+}

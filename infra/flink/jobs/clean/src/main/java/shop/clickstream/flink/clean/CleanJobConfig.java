@@ -1,0 +1,108 @@
+package shop.clickstream.flink.clean;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/** The job's configuration, parsed once from program args ({@code --key value}); a bad value fails fast naming key, value and what was expected. */
+public final class CleanJobConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final Set<String> KEYS = Set.of(
+      "job-name", "bootstrap", "valid-topic", "clean-topic", "group-id", "transactional-id-prefix",
+      "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
+      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms");
+
+  public final String jobName;
+  public final String bootstrap;
+  public final String validTopic;
+  public final String cleanTopic;
+  public final String groupId;
+  public final String transactionalIdPrefix;
+  /** Where a start without a checkpoint begins: {@code committed} (the group's offsets, else earliest), {@code earliest} or {@code latest}. */
+  public final String startingOffsets;
+  public final long checkpointIntervalMs;
+  /** Checkpoint storage URI (file:///...); null keeps the cluster's state.checkpoints.dir. */
+  public final String checkpointDir;
+  public final long dedupTtlMs;
+  public final int parallelism;
+  /** Hadoop-catalog warehouse root (a path or file:// URI). */
+  public final String warehouse;
+  public final String icebergNamespace;
+  public final String icebergTable;
+  public final String parquetCodec;
+  /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (900000). */
+  public final long transactionTimeoutMs;
+
+  private CleanJobConfig(Map<String, String> a) {
+    jobName = a.getOrDefault("job-name", "clean");
+    bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
+    validTopic = a.getOrDefault("valid-topic", "events.valid");
+    cleanTopic = a.getOrDefault("clean-topic", "events.clean");
+    groupId = a.getOrDefault("group-id", "flink-" + jobName);
+    // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
+    transactionalIdPrefix = a.getOrDefault("transactional-id-prefix", "flink-" + jobName + "-" + cleanTopic);
+    startingOffsets = oneOf(a, "starting-offsets", "committed", List.of("committed", "earliest", "latest"));
+    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
+    checkpointDir = a.get("checkpoint-dir");
+    dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
+    parallelism = (int) number(a, "parallelism", 2, 1, 64);
+    warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
+    icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");
+    icebergTable = identifier(a, "iceberg-table", "events_clean");
+    parquetCodec = oneOf(a, "parquet-codec", "snappy", List.of("uncompressed", "snappy", "zstd", "gzip"));
+    transactionTimeoutMs = number(a, "transaction-timeout-ms", 600_000, 60_000, 900_000);
+    if (checkpointIntervalMs * 10 > transactionTimeoutMs) {
+      throw new IllegalArgumentException("transaction-timeout-ms=" + transactionTimeoutMs
+          + " must be at least 10x checkpoint-interval-ms=" + checkpointIntervalMs
+          + " so a transaction outlives a few failed checkpoints");
+    }
+  }
+
+  /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */
+  public static CleanJobConfig parse(String[] args) {
+    Map<String, String> map = new HashMap<>();
+    for (int i = 0; i < args.length; i += 2) {
+      String key = args[i];
+      if (!key.startsWith("--") || !KEYS.contains(key.substring(2))) {
+        throw new IllegalArgumentException("unknown program argument '" + key + "'; expected one of --" + String.join(", --", KEYS.stream().sorted().toList()));
+      }
+      if (i + 1 >= args.length) throw new IllegalArgumentException("program argument " + key + " has no value");
+      map.put(key.substring(2), args[i + 1]);
+    }
+    return new CleanJobConfig(map);
+  }
+
+  private static long number(Map<String, String> a, String key, long dflt, long min, long max) {
+    String raw = a.get(key);
+    if (raw == null) return dflt;
+    return checked(key, raw, "an integer in [" + min + ", " + max + "]", s -> {
+      long v = Long.parseLong(s.trim());
+      return v >= min && v <= max ? v : null;
+    });
+  }
+
+  private static String oneOf(Map<String, String> a, String key, String dflt, List<String> allowed) {
+    String raw = a.getOrDefault(key, dflt);
+    return checked(key, raw, "one of " + allowed, s -> allowed.contains(s) ? s : null);
+  }
+
+  private static String identifier(Map<String, String> a, String key, String dflt) {
+    String raw = a.getOrDefault(key, dflt);
+    return checked(key, raw, "an identifier [a-z0-9_]+", s -> s.matches("[a-z0-9_]+") ? s : null);
+  }
+
+  private static <T> T checked(String key, String raw, String expected, Function<String, T> parse) {
+    T v;
+    try {
+      v = parse.apply(raw);
+    } catch (RuntimeException e) {
+      v = null;
+    }
+    if (v == null) throw new IllegalArgumentException("--" + key + "='" + raw + "': expected " + expected);
+    return v;
+  }
+}

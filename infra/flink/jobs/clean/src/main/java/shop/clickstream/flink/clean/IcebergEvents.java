@@ -1,0 +1,94 @@
+package shop.clickstream.flink.clean;
+
+import java.util.Map;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The Iceberg table of clean events: its schema (all event fields, times as epoch-ms longs, plus the events.valid
+ * position), creation in a Hadoop catalog, and the mapping from a {@link ValidRecord} to a row.
+ *
+ * <p>Kept plain on purpose, because the reconciler reads it without an Iceberg library: unpartitioned, format
+ * version 2, append-only (no delete files), Parquet with a configurable codec.
+ */
+public final class IcebergEvents {
+  public static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "event_id", Types.StringType.get()),
+      Types.NestedField.required(2, "seq", Types.LongType.get()),
+      Types.NestedField.required(3, "run_id", Types.StringType.get()),
+      Types.NestedField.required(4, "event_type", Types.StringType.get()),
+      Types.NestedField.required(5, "event_time", Types.LongType.get()),
+      Types.NestedField.required(6, "session_id", Types.StringType.get()),
+      Types.NestedField.optional(7, "user_id", Types.StringType.get()),
+      Types.NestedField.optional(8, "page", Types.StringType.get()),
+      Types.NestedField.optional(9, "product_id", Types.StringType.get()),
+      Types.NestedField.optional(10, "quantity", Types.IntegerType.get()),
+      Types.NestedField.optional(11, "amount_cents", Types.LongType.get()),
+      Types.NestedField.optional(12, "currency", Types.StringType.get()),
+      Types.NestedField.optional(13, "device", Types.StringType.get()),
+      Types.NestedField.optional(14, "ingest_time", Types.LongType.get()),
+      Types.NestedField.required(15, "kafka_partition", Types.IntegerType.get()),
+      Types.NestedField.required(16, "kafka_offset", Types.LongType.get()),
+      Types.NestedField.required(17, "kafka_timestamp", Types.LongType.get()));
+
+  private IcebergEvents() {}
+
+  public static CatalogLoader catalogLoader(String warehouse) {
+    return CatalogLoader.hadoop("clickstream", new Configuration(), Map.of("warehouse", warehouse));
+  }
+
+  /** Creates the namespace and table if absent (idempotent); an existing table is used as it is. */
+  public static Table ensureTable(CatalogLoader loader, TableIdentifier id, String parquetCodec) {
+    Catalog catalog = loader.loadCatalog();
+    if (catalog instanceof SupportsNamespaces ns && !ns.namespaceExists(id.namespace())) {
+      try {
+        ns.createNamespace(id.namespace());
+      } catch (org.apache.iceberg.exceptions.AlreadyExistsException raced) {
+        // Another job created it first: fine.
+      }
+    }
+    if (catalog.tableExists(id)) return catalog.loadTable(id);
+    Map<String, String> props = Map.of(
+        TableProperties.FORMAT_VERSION, "2",
+        TableProperties.DEFAULT_FILE_FORMAT, "parquet",
+        TableProperties.PARQUET_COMPRESSION, parquetCodec,
+        // Keep the metadata directory small: old metadata JSON files are removed after each commit.
+        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
+        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20");
+    return catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), props);
+  }
+
+  public static TableIdentifier identifier(String namespace, String table) {
+    return TableIdentifier.of(Namespace.of(namespace), table);
+  }
+
+  /** Maps a clean record to a row in the column order of {@link #SCHEMA}. */
+  public static final class ToRow implements MapFunction<ValidRecord, RowData> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public RowData map(ValidRecord r) {
+      return GenericRowData.of(
+          s(r.eventId), r.seq, s(r.runId), s(r.eventType), r.eventTime, s(r.sessionId), s(r.userId), s(r.page),
+          s(r.productId), r.quantity, r.amountCents, s(r.currency), s(r.device), r.ingestTime,
+          r.partition, r.offset, r.timestamp);
+    }
+
+    private static StringData s(String v) {
+      return v == null ? null : StringData.fromString(v);
+    }
+  }
+}

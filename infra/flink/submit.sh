@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Submits a Flink job to the session cluster over REST, resuming from its newest retained checkpoint; idempotent.
+# Usage: infra/flink/submit.sh <job> [--key value ...]   (job: clean; extra args are the job's program args)
+#        infra/flink/submit.sh --cancel <job-name>       (cancels every live job with that name)
+# Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
+#      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait).
+# Prints the job id as the last line of stdout. No JVM is started here: only curl and python3.
+set -euo pipefail
+FLINK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$FLINK_DIR/../../tools/lib/common.sh"
+# Logs go to stderr so that stdout carries only the job id.
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+FLINK_REST=${FLINK_REST:-http://127.0.0.1:8081}
+CHECKPOINT_ROOT="$RUN_DIR/flink/checkpoints"
+WAREHOUSE="$RUN_DIR/iceberg/warehouse"
+BOOTSTRAP=${KAFKA_BOOTSTRAP:-127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092}
+
+# Job registry: jar, entry class, and the program args every submission gets (later args override earlier ones).
+job_jar() { case $1 in clean) printf '%s' "$FLINK_DIR/jobs/clean/target/clean-job.jar" ;; *) return 1 ;; esac; }
+job_class() { case $1 in clean) printf '%s' shop.clickstream.flink.clean.CleanJob ;; esac; }
+
+# Tiny JSON helpers (python3 is a setup prerequisite; jq is not).
+json_get() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval("d"+sys.argv[1]))' "$1"; }
+
+rest() { curl -fsS -m 30 "$@"; }
+
+# Prints "<id> <state>" for each non-terminal job called $1.
+live_jobs() {
+  rest "$FLINK_REST/jobs/overview" | python3 -c '
+import json, sys
+terminal = {"FINISHED", "CANCELED", "FAILED"}
+for j in json.load(sys.stdin)["jobs"]:
+    if j["name"] == sys.argv[1] and j["state"] not in terminal:
+        print(j["jid"], j["state"])' "$1"
+}
+
+# Newest completed checkpoint (a chk-N directory with _metadata) of job name $1, or nothing.
+latest_checkpoint() {
+  local dir="$CHECKPOINT_ROOT/$1"
+  [[ -d $dir ]] || return 0
+  find "$dir" -mindepth 3 -maxdepth 3 -path '*/chk-*/_metadata' -printf '%T@ %h\n' 2>/dev/null |
+    sort -rn | head -1 | cut -d' ' -f2-
+}
+
+cancel() {
+  local name=$1 id state n=0
+  while read -r id state; do
+    [[ -n $id ]] || continue
+    rest -X PATCH "$FLINK_REST/jobs/$id?mode=cancel" >/dev/null
+    log "cancel requested: $name ($id, was $state)"
+    n=$((n + 1))
+  done < <(live_jobs "$name")
+  ((n > 0)) || log "no live job named $name"
+}
+
+# Waits until every vertex of job $1 is RUNNING (sources included), so that callers can start producing.
+wait_running() {
+  local id=$1 timeout=$2 deadline=$((SECONDS + $2)) state
+  ((timeout > 0)) || return 0
+  while ((SECONDS < deadline)); do
+    state=$(rest "$FLINK_REST/jobs/$id" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+tasks = [v["status"] for v in j["vertices"]]
+print(j["state"] if j["state"] != "RUNNING" else ("RUNNING" if all(t == "RUNNING" for t in tasks) else "DEPLOYING"))')
+    case $state in
+      RUNNING) return 0 ;;
+      FAILED | CANCELED | FINISHED) die "job $id ended as $state (see .run/flink/log/jobmanager.log)" ;;
+    esac
+    sleep 1
+  done
+  die "job $id not RUNNING after ${timeout}s (state $state; are there free task slots?)"
+}
+
+submit() {
+  local job=$1; shift
+  local jar; jar=$(job_jar "$job") || die "unknown job '$job'; expected one of: clean"
+  # The job name decides idempotence and the checkpoint directory, so read it from the args (default: the job).
+  local name=$job i args=("$@")
+  for ((i = 0; i < ${#args[@]}; i++)); do [[ ${args[i]} == --job-name ]] && name=${args[i + 1]:-}; done
+  [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || die "--job-name '$name' is invalid: expected [A-Za-z0-9._-]+"
+
+  rest "$FLINK_REST/overview" >/dev/null || die "Flink REST not reachable at $FLINK_REST (bash infra/local/stack.sh up)"
+  local live; live=$(live_jobs "$name")
+  if [[ -n $live ]]; then
+    log "job $name already live: $live; nothing to do"
+    printf '%s\n' "${live%% *}"
+    return 0
+  fi
+
+  if [[ ! -f $jar ]]; then
+    log "building $job job (mvn)"
+    { mvn -q -B -o -f "$FLINK_DIR/pom.xml" -DskipTests package || mvn -q -B -f "$FLINK_DIR/pom.xml" -DskipTests package; } >&2
+  fi
+
+  local savepoint=""
+  [[ ${FLINK_FRESH:-0} == 1 ]] || savepoint=$(latest_checkpoint "$name")
+  local program=(--job-name "$name" --bootstrap "$BOOTSTRAP" --warehouse "$WAREHOUSE"
+    --checkpoint-dir "file://$CHECKPOINT_ROOT/$name" "$@")
+
+  local upload jar_id body jobid
+  upload=$(rest -X POST -F "jarfile=@$jar" "$FLINK_REST/jars/upload")
+  jar_id=$(basename "$(json_get '["filename"]' <<<"$upload")")
+  body=$(python3 -c '
+import json, sys
+body = {"entryClass": sys.argv[1], "programArgsList": sys.argv[3:]}
+if sys.argv[2]:
+    body["savepointPath"] = sys.argv[2]
+    body["allowNonRestoredState"] = False
+print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "${program[@]}")
+  log "submitting $name ${savepoint:+from checkpoint ${savepoint#"$REPO_ROOT"/}}${savepoint:-without a checkpoint (fresh start)}"
+  local out status
+  out=$(curl -sS -m 120 -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' -d "$body" "$FLINK_REST/jars/$jar_id/run")
+  status=${out##*$'\n'}; out=${out%$'\n'*}
+  # The cluster already holds the jar in its blob store once the job is submitted; the upload copy is clutter.
+  rest -X DELETE "$FLINK_REST/jars/$jar_id" >/dev/null || true
+  [[ $status == 200 ]] || die "job submission failed (HTTP $status): $(cut -c1-2000 <<<"$out")"
+  jobid=$(json_get '["jobid"]' <<<"$out")
+  log "submitted $name as $jobid"
+  wait_running "$jobid" "${FLINK_WAIT_RUNNING:-120}"
+  log "job $name running"
+  printf '%s\n' "$jobid"
+}
+
+main() {
+  [[ $# -ge 1 ]] || die "usage: submit.sh <job> [--key value ...] | submit.sh --cancel <job-name>"
+  if [[ $1 == --cancel ]]; then
+    [[ $# -eq 2 ]] || die "usage: submit.sh --cancel <job-name>"
+    cancel "$2"
+  else
+    submit "$@"
+  fi
+}
+
+main "$@"
