@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     parsed = loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`gatekeeper: ${error.message}\n\n${usage()}\n`);
+    process.stderr.write(`gatekeeper: ${error.message} (see --help)\n`);
     return EXIT.config;
   }
   if (parsed.help) {

@@ -27,7 +27,7 @@ export interface RunDeps {
 }
 
 export function clientOptions(config: GatekeeperConfig, logger: Logger): KafkaClientOptions {
-  const options: KafkaClientOptions = { bootstrap: config.bootstrap, clientId: config.transactionalId, logger: logger.child({ module: 'kafka-tx' }) };
+  const options: KafkaClientOptions = { bootstrap: config.bootstrap, clientId: config.transactionalId, logger };
   if (config.connectTimeoutMs !== undefined) options.connectTimeoutMs = config.connectTimeoutMs;
   if (config.transactionTimeoutMs !== undefined) options.transactionTimeoutMs = config.transactionTimeoutMs;
   return options;

@@ -1,0 +1,57 @@
+import { checkExactlyOnce } from './check';
+import { CounterTimeline, stackNode, transactionCoordinator } from './cluster';
+import { GatekeeperProcess, createRunTopics, dropRunTopics, freshTopics, produce, readRun, seedRecords, sleep, waitForDrain, type Fate, type RunTopics } from './harness';
+
+describe('gatekeeper binary when a broker dies', () => {
+  let topics: RunTopics;
+  let gatekeeper: GatekeeperProcess | undefined;
+  let killed: number | null = null;
+
+  beforeAll(async () => {
+    topics = freshTopics('broker');
+    await createRunTopics(topics);
+  });
+
+  afterAll(async () => {
+    // A killed broker is always brought back, whatever happened in the test.
+    if (killed !== null) await stackNode('restart-node', killed);
+    if (gatekeeper) await gatekeeper.stop(5000);
+    await dropRunTopics(topics);
+  });
+
+  it('keeps valid + dlq an exact partition of raw when the transaction coordinator is SIGKILLed', async () => {
+    const fates = new Map<number, Fate>();
+    gatekeeper = new GatekeeperProcess({ topics, instanceId: 'bk' });
+    const g = gatekeeper;
+    const timeline = new CounterTimeline(() => g.metric('gatekeeper_transactions_committed_total'));
+    let loadDone = false;
+    const load = (async () => {
+      for (let w = 0; w < 40; w++) {
+        const seeded = seedRecords(topics.raw, `run-${topics.group}`, w * 500, 500, 10);
+        for (const [seq, fate] of seeded.fates) fates.set(seq, fate);
+        await produce(seeded.records);
+        await sleep(500);
+      }
+      loadDone = true;
+    })();
+
+    await sleep(6000);
+    const coordinator = (await transactionCoordinator('gatekeeper-bk')) ?? 1;
+    const killAt = Date.now();
+    await stackNode('kill-node', coordinator);
+    killed = coordinator;
+    await load;
+    expect(loadDone).toBe(true);
+    await waitForDrain(topics, 240_000);
+    const stall = timeline.stallAfter(killAt, Date.now());
+    await timeline.stop();
+    console.log(`killed node ${coordinator} (transaction coordinator of gatekeeper-bk): first commit after ${stall.firstCommitMs} ms, longest commit gap ${stall.longestGapMs} ms`);
+    await stackNode('restart-node', coordinator);
+    killed = null;
+
+    const contents = await readRun(topics);
+    const report = checkExactlyOnce(fates, contents.raw, contents.valid, contents.dlq);
+    expect(report.problems).toEqual([]);
+    expect(report.counts).toEqual({ raw: 20_000, valid: 18_000, dlq: 2_000 });
+  });
+});

@@ -1,0 +1,215 @@
+/** Integration and benchmark harness: unique topics, seeded raw records, the gatekeeper binary as a child process, and waiting for the group to drain. */
+
+import { randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { spawn, type ChildProcess } from 'child_process';
+import pino from 'pino';
+import { HEADERS, REJECT_REASONS, encodeEvent, type EventType, type RejectReason } from '@clickstream/contracts';
+import { committedLag, createIdempotentProducer, createTopics, deleteTopics, readTopic, type InRecord, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
+import { POISON, sampleEvent, seqHeaders } from './fixtures';
+
+export const BOOTSTRAP = process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const PARTITIONS = 6;
+
+const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+
+export function clusterOptions(clientId: string): KafkaClientOptions {
+  return { bootstrap: BOOTSTRAP, clientId, logger };
+}
+
+/** The repository root, found from here whether this file runs from sources (jest) or from a compiled bench. */
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'nx.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no nx.json above ${__dirname}`);
+    dir = up;
+  }
+  return dir;
+}
+
+export interface RunTopics {
+  raw: string;
+  valid: string;
+  dlq: string;
+  group: string;
+}
+
+export function freshTopics(label: string): RunTopics {
+  const id = `${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  return { raw: `gk-test.${id}.raw`, valid: `gk-test.${id}.valid`, dlq: `gk-test.${id}.dlq`, group: `gk-test.${id}` };
+}
+
+export async function createRunTopics(t: RunTopics): Promise<void> {
+  await createTopics(clusterOptions('gk-test-admin'), [t.raw, t.valid, t.dlq].map((topic) => ({ topic, partitions: PARTITIONS })));
+}
+
+export async function dropRunTopics(t: RunTopics): Promise<void> {
+  await deleteTopics(clusterOptions('gk-test-admin'), [t.raw, t.valid, t.dlq]);
+}
+
+/** What the test expects of one send, by seq: valid, or dead-lettered with this reason. */
+export type Fate = 'valid' | RejectReason;
+
+export interface Seeded {
+  runId: string;
+  fates: Map<number, Fate>;
+  records: OutRecord[];
+}
+
+const TYPES: EventType[] = ['page_view', 'product_view', 'add_to_cart', 'remove_from_cart', 'checkout_started', 'payment_succeeded', 'payment_failed'];
+
+/**
+ * `count` sends from seq `firstSeq`: every `poisonEvery`-th is poison (cycling through every reason),
+ * every 97th valid one goes without a seq header and every 89th with a garbled one (both still valid by their bytes),
+ * every 5th is written in schema v1.
+ */
+export function seedRecords(topic: string, runId: string, firstSeq: number, count: number, poisonEvery = 10): Seeded {
+  const fates = new Map<number, Fate>();
+  const records: OutRecord[] = [];
+  const now = Date.now();
+  let poisonIndex = 0;
+  for (let seq = firstSeq; seq < firstSeq + count; seq++) {
+    const key = `sess-${seq % 257}`;
+    if (poisonEvery > 0 && seq % poisonEvery === poisonEvery - 1) {
+      const reason = REJECT_REASONS[poisonIndex++ % REJECT_REASONS.length] as RejectReason;
+      fates.set(seq, reason);
+      records.push({ topic, key: seq % 13 === 0 ? null : key, value: POISON[reason](seq, runId, now), headers: seqHeaders(seq, runId) });
+      continue;
+    }
+    const event = sampleEvent(TYPES[seq % TYPES.length] as EventType, seq, runId, now, { session_id: key });
+    const headers: Record<string, Buffer> = seqHeaders(seq, runId);
+    if (seq % 97 === 0) delete headers[HEADERS.seq];
+    else if (seq % 89 === 0) headers[HEADERS.seq] = Buffer.from('12x');
+    fates.set(seq, 'valid');
+    records.push({ topic, key, value: encodeEvent(event, seq % 5 === 0 ? 1 : 2), headers });
+  }
+  return { runId, fates, records };
+}
+
+/** Produces through kafka-tx's idempotent producer and fails if any send was not acknowledged. */
+export async function produce(records: OutRecord[], chunk = 5000): Promise<void> {
+  const producer = await createIdempotentProducer(clusterOptions('gk-test-producer'));
+  try {
+    for (let i = 0; i < records.length; i += chunk) {
+      const reports = await producer.send(records.slice(i, i + chunk));
+      const failed = reports.filter((r) => !r.ok);
+      if (failed.length > 0) throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
+    }
+  } finally {
+    await producer.close();
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits until the group has committed every raw record (lag 0), polling; throws after timeoutMs. */
+export async function waitForDrain(t: RunTopics, timeoutMs: number, everyMs = 500): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = 'never polled';
+  while (Date.now() < deadline) {
+    try {
+      last = await committedLag(clusterOptions('gk-test-lag'), t.group, t.raw);
+      if (last === 0) return;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(everyMs);
+  }
+  throw new Error(`group ${t.group} did not drain ${t.raw} in ${timeoutMs} ms; last lag: ${String(last)}`);
+}
+
+export interface GatekeeperOptions {
+  topics: RunTopics;
+  instanceId: string;
+  extraArgs?: string[];
+}
+
+/** The real gatekeeper binary (apps/gatekeeper/dist/main.js) in a child process, its log in a temp file. */
+export class GatekeeperProcess {
+  readonly child: ChildProcess;
+  readonly logFile: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly port: Promise<number>;
+  private readonly startedAt = Date.now();
+
+  constructor(o: GatekeeperOptions) {
+    const main = path.join(repoRoot(), 'apps/gatekeeper/dist/main.js');
+    if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first (npx nx run gatekeeper:build)`);
+    const { raw, valid, dlq, group } = o.topics;
+    const args = [main, '--bootstrap', BOOTSTRAP, '--raw-topic', raw, '--valid-topic', valid, '--dlq-topic', dlq, '--group-id', group, '--instance-id', o.instanceId, '--metrics-port', '0', '--lag-poll-ms', '2000', ...(o.extraArgs ?? [])];
+    this.logFile = path.join(os.tmpdir(), `gatekeeper-${group}-${o.instanceId}-${this.startedAt}.log`);
+    const out = fs.openSync(this.logFile, 'a');
+    this.child = spawn(process.execPath, args, { stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    this.port = this.waitForPort();
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  /** The status server's port, read from the "status server listening" log line. */
+  private async waitForPort(): Promise<number> {
+    for (let i = 0; i < 600; i++) {
+      const line = this.logLines().find((l) => l.msg === 'status server listening');
+      if (line && typeof line.port === 'number') return line.port;
+      if (this.child.exitCode !== null || this.child.signalCode !== null) break;
+      await sleep(100);
+    }
+    throw new Error(`gatekeeper ${this.pid} never reported its port; log ${this.logFile}`);
+  }
+
+  logLines(): Array<Record<string, unknown>> {
+    if (!fs.existsSync(this.logFile)) return [];
+    return fs
+      .readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  async metrics(): Promise<string> {
+    const res = await fetch(`http://127.0.0.1:${await this.port}/metrics`);
+    return res.text();
+  }
+
+  /** Value of one sample of the /metrics text, or NaN if absent. */
+  async metric(name: string): Promise<number> {
+    const text = await this.metrics();
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line === undefined ? NaN : Number(line.slice(name.length + 1));
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+
+  /** SIGTERM, then the exit code (SIGKILL after graceMs as a last resort, so a test never leaks a process). */
+  async stop(graceMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.kill('SIGTERM');
+    const timer = setTimeout(() => this.kill('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export interface RunContents {
+  raw: InRecord[];
+  valid: InRecord[];
+  dlq: InRecord[];
+}
+
+/** Every committed record of the three topics (read_committed, as every downstream reader sees them). */
+export async function readRun(t: RunTopics): Promise<RunContents> {
+  const read = (topic: string) => readTopic({ ...clusterOptions('gk-test-reader'), topic, isolation: 'read_committed' });
+  return { raw: await read(t.raw), valid: await read(t.valid), dlq: await read(t.dlq) };
+}
