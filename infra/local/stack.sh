@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
-# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]
+# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -108,8 +108,9 @@ main() {
     logs) cmd_logs ;;
     kill-node) cmd_kill_node "$@" ;;
     restart-node) cmd_restart_node "$@" ;;
+    sql) flink_sql_client "$@" ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 

@@ -18,12 +18,14 @@ flink_logs() {
 # Environment the distribution's scripts honour: our conf, a lib dir with the connectors, one plugin.
 flink_env() {
   export FLINK_CONF_DIR="$FLINK_RUN/conf" FLINK_LIB_DIR="$FLINK_RUN/lib" FLINK_PLUGINS_DIR="$FLINK_RUN/plugins"
+  export FLINK_OPT_DIR="$FLINK_RUN/opt"
   export FLINK_LOG_DIR="$FLINK_RUN/log" FLINK_PID_DIR="$FLINK_RUN"
 }
 
 flink_render() {
   [[ -f $FLINK_HOME_DIST/bin/jobmanager.sh ]] || die "Flink distribution missing in .cache/pyflink: run tools/setup"
   compgen -G "$CACHE_DIR/flink-connectors/*.jar" >/dev/null || die "Flink connector jars missing in .cache/flink-connectors: run tools/setup"
+  compgen -G "$CACHE_DIR/flink-opt/flink-sql-gateway-*.jar" >/dev/null || die "flink-sql-gateway jar missing in .cache/flink-opt: run tools/setup"
   mkdir -p "$FLINK_RUN"/{conf,log,tmp,upload,checkpoints,savepoints,plugins}
   cp "$FLINK_HOME_DIST"/conf/* "$FLINK_RUN/conf/"
   cp "$STACK_DIR/flink/log4j-console.properties" "$FLINK_RUN/conf/"
@@ -33,7 +35,22 @@ flink_render() {
   # lib = distribution lib + connectors, rebuilt each start so a changed connector set takes effect.
   rm -rf "$FLINK_RUN/lib" && mkdir -p "$FLINK_RUN/lib"
   ln -s "$FLINK_HOME_DIST"/lib/*.jar "$CACHE_DIR"/flink-connectors/*.jar "$FLINK_RUN/lib/"
+  flink_link_opt
   ln -sfn "$FLINK_HOME_DIST/plugins/metrics-prometheus" "$FLINK_RUN/plugins/metrics-prometheus"
+}
+
+# opt = distribution opt + the SQL gateway jar that the SQL client needs (not in the PyPI package).
+flink_link_opt() {
+  rm -rf "$FLINK_RUN/opt" && mkdir -p "$FLINK_RUN/opt"
+  ln -s "$FLINK_HOME_DIST"/opt/*.jar "$CACHE_DIR"/flink-opt/*.jar "$FLINK_RUN/opt/"
+}
+
+# Runs the SQL client against the session cluster with the stack's conf and connector jars.
+flink_sql_client() {
+  [[ -f $FLINK_RUN/conf/config.yaml && -d $FLINK_RUN/lib ]] || die "Flink is not set up: run infra/local/stack.sh up"
+  [[ -d $FLINK_RUN/opt ]] || flink_link_opt
+  flink_env
+  "$FLINK_HOME_DIST/bin/sql-client.sh" "$@"
 }
 
 flink_up() {
