@@ -1,0 +1,71 @@
+/** Reconciler entry point: wires config, logger, the ledger reader and the layer clients, then runs one reconciliation. */
+
+import * as fs from 'fs';
+import pino from 'pino';
+import { endOffsets, readTopic, type KafkaClientOptions } from '@clickstream/kafka-tx';
+import { iterateLedgerBatches, readManifest } from '@clickstream/ledger';
+import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
+import { ConfigError, parseConfig } from './config';
+import { run } from './run';
+
+const EXIT_USAGE = 64;
+const EXIT_FAILURE = 70;
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = parseConfig(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`reconciler: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+  // stdout carries the table; logs go to stderr.
+  const logger = pino({ name: 'reconciler', level: config.logLevel }, pino.destination(2));
+  process.once('SIGTERM', () => {
+    logger.warn({}, 'SIGTERM: stopping without a report');
+    process.exit(143);
+  });
+  const kafkaClient: KafkaClientOptions = { bootstrap: config.bootstrap, clientId: config.clientId, logger: logger.child({ module: 'kafka' }) };
+  let warehouse: Warehouse | null = null;
+  try {
+    const result = await run({
+      config,
+      logger,
+      ledger: {
+        batches: (file) => iterateLedgerBatches(file),
+        manifest: (file) => (fs.existsSync(file) ? readManifest(file) : null),
+      },
+      kafka: () => ({
+        endOffsets: (topic) => endOffsets(kafkaClient, topic, 'read_committed'),
+        readTopic: (topic) => readTopic({ ...kafkaClient, topic, isolation: 'read_committed' }),
+      }),
+      sql: () => {
+        warehouse = createWarehouse({ url: config.clickhouseUrl, database: config.clickhouseDatabase, logger: logger.child({ module: 'clickhouse' }) });
+        return warehouse;
+      },
+      print: (text) => process.stdout.write(`${text}\n`),
+    });
+    process.stderr.write(`reconciler: ${result.message}\n`);
+    return result.exitCode;
+  } catch (err) {
+    logger.error({ err }, 'reconciliation failed');
+    process.stderr.write(`reconciler: failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT_FAILURE;
+  } finally {
+    await (warehouse as Warehouse | null)?.close();
+  }
+}
+
+main().then(
+  (code) => {
+    // A client library may keep a socket or timer alive after its work is done: a one-shot CLI exits.
+    process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`reconciler: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = EXIT_FAILURE;
+  },
+);

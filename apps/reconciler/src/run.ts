@@ -1,0 +1,153 @@
+/** One reconciliation: read the ledger, read every requested layer through its adapter, run the pure core, write and print the report. */
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { ReconciliationReportSchema, type LedgerRow, type ReconciliationReport, type RunManifest } from '@clickstream/contracts';
+import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
+import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
+import { readKafkaLayer, type TopicSource } from './adapters/kafka';
+import type { ReconcilerConfig } from './config';
+import type { LayerRead } from './core/contents';
+import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
+import { LedgerIndexBuilder, type LedgerIndex } from './core/ledger-index';
+import { reconcile } from './core/reconcile';
+import { renderTable } from './core/table';
+
+export interface Logger {
+  debug(o: object, msg?: string): void;
+  info(o: object, msg?: string): void;
+  warn(o: object, msg?: string): void;
+  error(o: object, msg?: string): void;
+}
+
+/** How the ledger and manifest of a run are read (@clickstream/ledger in production). */
+export interface LedgerSource {
+  batches(file: string): AsyncIterable<LedgerRow[]>;
+  /** Throws when the manifest is invalid; null when there is none. */
+  manifest(file: string): RunManifest | null;
+}
+
+export interface RunDeps {
+  config: ReconcilerConfig;
+  logger: Logger;
+  ledger: LedgerSource;
+  /** Needed only when a Kafka layer is requested. */
+  kafka: () => TopicSource;
+  /** Needed only when a ClickHouse layer is requested. */
+  sql: () => SqlSource;
+  iceberg?: (o: IcebergLayerOptions) => Promise<LayerRead>;
+  /** Where the table goes (stdout in production). */
+  print(text: string): void;
+}
+
+export const EXIT = { exact: 0, inexact: 1, unknown: 2 } as const;
+
+export interface RunResult {
+  report: ReconciliationReport;
+  exitCode: number;
+  message: string;
+}
+
+export async function readLedgerIndex(source: LedgerSource, file: string, sizeHint: number): Promise<LedgerIndex> {
+  const builder = new LedgerIndexBuilder(sizeHint);
+  for await (const rows of source.batches(file)) for (const row of rows) builder.add(row);
+  return builder.finish();
+}
+
+export async function run(deps: RunDeps): Promise<RunResult> {
+  const started = Date.now();
+  const { config, logger } = deps;
+  const manifest = deps.ledger.manifest(path.join(config.runDir, 'manifest.json'));
+  if (manifest === null) logger.warn({ runDir: config.runDir }, 'no manifest: the ledger cannot be cross-checked against it');
+  const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? 'ledger.arrow'));
+  const ledger = await readLedgerIndex(deps.ledger, ledgerFile, (manifest?.counts.sends ?? 0) + 1);
+  const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
+  logger.info({ runId, rows: ledger.rows, ms: Date.now() - started }, 'ledger read');
+
+  const reads = await readLayers(deps, runId);
+  const report = reconcile({
+    ledger,
+    manifestSends: manifest?.counts.sends ?? null,
+    runId,
+    latenessMs: manifest?.lateness_ms,
+    layers: config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
+    examples: config.examples,
+  });
+  report.duration_ms = Date.now() - started;
+  const valid = ReconciliationReportSchema.parse(report);
+  fs.mkdirSync(path.dirname(config.out), { recursive: true });
+  const tmp = `${config.out}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`);
+  fs.renameSync(tmp, config.out);
+  deps.print(renderTable(valid));
+  const bad = valid.layers.filter((l) => l.verdict !== 'exact').map((l) => `${l.layer} ${l.verdict}`);
+  const message =
+    valid.verdict === 'exact'
+      ? `every layer exact (${valid.layers.length}); report ${config.out}`
+      : `NOT exact: ${bad.length > 0 ? bad.join(', ') : 'no layer was read'}; report ${config.out}`;
+  logger.info({ runId, verdict: valid.verdict, ms: valid.duration_ms, out: config.out }, 'reconciled');
+  return { report: valid, exitCode: EXIT[valid.verdict], message };
+}
+
+/**
+ * Kafka end offsets are all taken first, so every topic is read up to the same moment; then the
+ * Kafka topics are read one after the other (one topic's records in memory at a time) while
+ * ClickHouse and Iceberg are read alongside.
+ */
+async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer, LayerRead>> {
+  const { config, logger } = deps;
+  const out = new Map<EventLayer, LayerRead>();
+  const bySource = (s: string): EventLayer[] => config.layers.filter((l) => SOURCE_OF[l] === s);
+  const topicOf: Record<string, string> = {
+    'clickstream.raw': config.topics.raw,
+    'events.valid': config.topics.valid,
+    'events.dlq': config.topics.dlq,
+    'events.clean': config.topics.clean,
+  };
+  const done = (layer: EventLayer, read: LayerRead): void => {
+    out.set(layer, read);
+    const fields = read.ok ? { records: read.contents.seqs.length, foreign: read.contents.foreign } : { error: read.error };
+    logger.info({ layer, ms: read.ok ? read.contents.readMs : read.readMs, ...fields }, 'layer read');
+  };
+
+  const kafkaLane = async (): Promise<void> => {
+    const layers = bySource('kafka');
+    if (layers.length === 0) return;
+    const kafka = deps.kafka();
+    const ends = await Promise.all(
+      layers.map((l) =>
+        kafka.endOffsets(topicOf[l] as string).then(
+          (m) => ({ ok: true as const, ends: m }),
+          (err: unknown) => ({ ok: false as const, error: err instanceof Error ? err.message : String(err) }),
+        ),
+      ),
+    );
+    for (const [i, layer] of layers.entries()) {
+      const e = ends[i];
+      const topic = topicOf[layer] as string;
+      if (e === undefined || !e.ok) {
+        done(layer, { ok: false, error: `topic ${topic}: end offsets: ${e?.ok === false ? e.error : 'none'}`, readMs: 0 });
+        continue;
+      }
+      done(layer, await readKafkaLayer(kafka, { topic, kind: KIND_OF[layer], runId, ends: e.ends }));
+    }
+  };
+
+  const otherLane = async (): Promise<void> => {
+    const tables = bySource('clickhouse');
+    if (tables.length > 0) {
+      const sql = deps.sql();
+      for (const layer of tables) {
+        const t = CLICKHOUSE_TABLES[layer as keyof typeof CLICKHOUSE_TABLES];
+        done(layer, await readClickHouseLayer(sql, { ...t, key: [...t.key], runId, examples: config.examples }));
+      }
+    }
+    if (config.layers.includes('iceberg.clean')) {
+      const readIceberg = deps.iceberg ?? readIcebergLayer;
+      done('iceberg.clean', await readIceberg({ tablePath: config.icebergTablePath, runId }));
+    }
+  };
+
+  await Promise.all([kafkaLane(), otherLane()]);
+  return out;
+}
