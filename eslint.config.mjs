@@ -35,6 +35,7 @@ export default tseslint.config(
             { sourceTag: 'layer:warehouse', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:lib'] },
           ],
           banTransitiveDependencies: false,
         },
