@@ -52,6 +52,16 @@ cancel() {
     n=$((n + 1))
   done < <(live_jobs "$name")
   ((n > 0)) || log "no live job named $name"
+  wait_gone "$name" 120
+}
+
+# Waits until no job called $1 is live any more.
+wait_gone() {
+  local name=$1 deadline=$((SECONDS + $2))
+  while [[ -n $(live_jobs "$name") ]]; do
+    ((SECONDS < deadline)) || die "job $name still live after $2s"
+    sleep 1
+  done
 }
 
 # Waits until every vertex of job $1 is RUNNING (sources included), so that callers can start producing.
@@ -83,6 +93,11 @@ submit() {
 
   rest "$FLINK_REST/overview" >/dev/null || die "Flink REST not reachable at $FLINK_REST (bash infra/local/stack.sh up)"
   local live; live=$(live_jobs "$name")
+  if [[ $live == *CANCELLING* ]]; then
+    # A cancel in progress still writes its final checkpoint state; resume only after it has ended.
+    wait_gone "$name" 120
+    live=$(live_jobs "$name")
+  fi
   if [[ -n $live ]]; then
     log "job $name already live: $live; nothing to do"
     printf '%s\n' "${live%% *}"
@@ -109,7 +124,8 @@ if sys.argv[2]:
     body["savepointPath"] = sys.argv[2]
     body["allowNonRestoredState"] = False
 print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "${program[@]}")
-  log "submitting $name ${savepoint:+from checkpoint ${savepoint#"$REPO_ROOT"/}}${savepoint:-without a checkpoint (fresh start)}"
+  if [[ -n $savepoint ]]; then log "submitting $name from checkpoint ${savepoint#"$REPO_ROOT"/}"
+  else log "submitting $name without a checkpoint (fresh start)"; fi
   local out status
   out=$(curl -sS -m 120 -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' -d "$body" "$FLINK_REST/jars/$jar_id/run")
   status=${out##*$'\n'}; out=${out%$'\n'*}
