@@ -1,0 +1,79 @@
+import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
+import type { InRecord } from '@clickstream/kafka-tx';
+import type { TableRole } from '@clickstream/warehouse';
+import { toTableBatch } from './batch';
+
+const NOW = 1_760_000_000_000;
+const roles = new Map<string, TableRole>([
+  ['v', 'valid'],
+  ['c', 'clean'],
+  ['d', 'dlq'],
+]);
+
+function event(seq: number): ClickEvent {
+  return {
+    event_id: `3b0c6a8e-1d2f-4a5b-8c7d-${String(seq).padStart(12, '0')}`,
+    seq,
+    run_id: 'run-1',
+    event_type: 'page_view',
+    event_time: NOW - 1000,
+    session_id: 'sess-1',
+    user_id: null,
+    page: '/home',
+    product_id: null,
+    quantity: null,
+    amount_cents: null,
+    currency: null,
+    device: 'desktop',
+    ingest_time: NOW - 500,
+  };
+}
+
+function record(
+  topic: string,
+  offset: number,
+  value: Buffer | null,
+  headers: Record<string, Buffer> = {},
+): InRecord {
+  return { topic, partition: 2, offset, key: null, value, headers, timestamp: NOW - 500 };
+}
+
+describe('toTableBatch', () => {
+  it('routes each record to its table with its Kafka position and inserted_at', () => {
+    const batch = toTableBatch(
+      [
+        record('v', 10, encodeEvent(event(1))),
+        record('c', 11, encodeEvent(event(2))),
+        record('d', 12, Buffer.from('junk'), {
+          [HEADERS.seq]: Buffer.from('3'),
+          [HEADERS.reason]: Buffer.from('bad_magic'),
+        }),
+      ],
+      roles,
+      NOW,
+    );
+    expect(batch.valid.map((r) => [r.seq, r.kafka_offset, r.inserted_at])).toEqual([[1, 10, NOW]]);
+    expect(batch.clean.map((r) => [r.seq, r.kafka_offset])).toEqual([[2, 11]]);
+    expect(batch.dlq.map((r) => [r.seq, r.reason, r.kafka_offset])).toEqual([[3, 'bad_magic', 12]]);
+    expect(batch.rejects).toEqual([]);
+  });
+
+  it('keeps an undecodable valid record as a reject instead of dropping it', () => {
+    const batch = toTableBatch(
+      [record('v', 5, Buffer.from([0x00, 0x01]), { [HEADERS.seq]: Buffer.from('8') })],
+      roles,
+      NOW,
+    );
+    expect(batch.valid).toEqual([]);
+    expect(batch.rejects).toHaveLength(1);
+    expect(batch.rejects[0]).toMatchObject({ seq: 8, reason: 'bad_magic', kafka_offset: 5 });
+  });
+
+  it('returns empty tables for an empty batch', () => {
+    expect(toTableBatch([], roles, NOW)).toEqual({ valid: [], clean: [], dlq: [], rejects: [] });
+  });
+
+  it('treats a record from an unknown topic as a bug', () => {
+    expect(() => toTableBatch([record('x', 1, null)], roles, NOW)).toThrow(/unsubscribed topic x/);
+  });
+});

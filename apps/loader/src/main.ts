@@ -1,0 +1,78 @@
+/** Loader entry point: wires config, logger, metrics, ClickHouse and Kafka, runs until SIGTERM (which flushes, commits and exits 0). */
+import pino from 'pino';
+import { committedLag, runAtLeastOnceConsumer } from '@clickstream/kafka-tx';
+import { createWarehouse } from '@clickstream/warehouse';
+import { ConfigError, parseConfig, type LoaderConfig } from './config';
+import { newHealth } from './health';
+import { createMetrics } from './metrics';
+import { migrate, run } from './run';
+import { portOf, startServer } from './server';
+
+function configOrExit(): LoaderConfig {
+  try {
+    return parseConfig(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`loader: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const logger = pino({ name: 'loader', level: config.logLevel });
+  const stop = new AbortController();
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      logger.info({ signal: sig }, 'stopping: flushing the open batch');
+      stop.abort();
+    });
+  }
+  const warehouse = createWarehouse({
+    url: config.clickhouseUrl,
+    database: config.database,
+    logger: logger.child({ module: 'warehouse' }),
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
+  try {
+    if (config.migrate) {
+      const files = await migrate({ config, logger, warehouse, signal: stop.signal });
+      logger.info({ database: config.database, files }, 'ddl applied');
+      return;
+    }
+    const metrics = createMetrics();
+    const health = newHealth();
+    const server = await startServer(config.metricsPort, metrics.registry, health);
+    logger.info({ port: portOf(server) }, 'metrics listening');
+    const kafka = {
+      bootstrap: config.bootstrap,
+      clientId: config.clientId,
+      logger: logger.child({ module: 'kafka' }),
+    };
+    try {
+      await run({
+        config,
+        logger,
+        kafka,
+        warehouse,
+        metrics,
+        health,
+        signal: stop.signal,
+        consume: runAtLeastOnceConsumer,
+        lagOf: (topic) => committedLag(kafka, config.groupId, topic),
+      });
+    } finally {
+      server.close();
+    }
+    logger.info({}, 'stopped');
+  } finally {
+    await warehouse.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`loader: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

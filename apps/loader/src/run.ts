@@ -1,0 +1,127 @@
+/** The loader's life: apply the DDL, then consume every configured topic at least once into its table until stopped. */
+import type { AtLeastOnceOptions, KafkaClientOptions } from '@clickstream/kafka-tx';
+import type { TableRole, Warehouse } from '@clickstream/warehouse';
+import type { LoaderConfig } from './config';
+import type { Health } from './health';
+import type { LoaderMetrics } from './metrics';
+import { createSink } from './sink';
+
+export interface Logger {
+  debug(o: object, msg?: string): void;
+  info(o: object, msg?: string): void;
+  warn(o: object, msg?: string): void;
+  error(o: object, msg?: string): void;
+}
+
+export interface RunDeps {
+  config: LoaderConfig;
+  logger: Logger;
+  kafka: KafkaClientOptions;
+  warehouse: Warehouse;
+  metrics: LoaderMetrics;
+  health: Health;
+  signal: AbortSignal;
+  consume(o: AtLeastOnceOptions): Promise<void>;
+  /** Uncommitted records of the group on a topic; polled for the lag gauge. */
+  lagOf(topic: string): Promise<number>;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+/** Applies the DDL, retrying with the same bounded backoff as batches (ClickHouse may still be starting). */
+export async function migrate(
+  d: Pick<RunDeps, 'config' | 'logger' | 'warehouse' | 'signal'>,
+): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await d.warehouse.applyDdl(d.config.ddlDir);
+    } catch (e) {
+      if (attempt >= d.config.maxAttempts || d.signal.aborted) throw e;
+      d.logger.warn(
+        { attempt, err: e instanceof Error ? e.message : String(e) },
+        'ddl failed; retrying',
+      );
+      await sleep(Math.min(5000, 200 * 2 ** (attempt - 1)), d.signal);
+    }
+  }
+}
+
+async function pollLag(d: RunDeps, topics: string[]): Promise<void> {
+  while (!d.signal.aborted) {
+    for (const topic of topics) {
+      try {
+        d.metrics.lag.set({ topic }, await d.lagOf(topic));
+      } catch (e) {
+        d.logger.debug(
+          { topic, err: e instanceof Error ? e.message : String(e) },
+          'lag unavailable',
+        );
+      }
+    }
+    await sleep(d.config.lagIntervalMs, d.signal);
+  }
+}
+
+export async function run(d: RunDeps): Promise<void> {
+  const { config, logger } = d;
+  const files = await migrate(d);
+  logger.info({ database: config.database, files }, 'ddl ready');
+  const roleOf = new Map<string, TableRole>(
+    [...config.topics].map(([role, topic]) => [topic, role]),
+  );
+  const topics = [...roleOf.keys()];
+  const lag = config.lagIntervalMs > 0 ? pollLag(d, topics) : Promise.resolve();
+  d.health.phase = 'running';
+  logger.info(
+    {
+      topics: Object.fromEntries(config.topics),
+      groupId: config.groupId,
+      flushMs: config.flushMs,
+      flushRows: config.flushRows,
+    },
+    'loading',
+  );
+  try {
+    await d.consume({
+      client: d.kafka,
+      groupId: config.groupId,
+      topics,
+      isolation: 'read_committed',
+      startFrom: 'earliest',
+      maxBatchMs: config.flushMs,
+      maxBatchRecords: config.flushRows,
+      maxAttempts: config.maxAttempts,
+      signal: d.signal,
+      onBatch: createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
+      hooks: {
+        onFlush: (ms) => {
+          d.metrics.flushSeconds.observe(ms / 1000);
+          d.metrics.lastFlush.set(Date.now() / 1000);
+          d.health.failing = false;
+          d.health.lastFlushAt = Date.now();
+        },
+        onRetry: (attempt, e) => {
+          d.health.failing = true;
+          logger.warn(
+            { attempt, err: e instanceof Error ? e.message : String(e) },
+            'flush failed; retrying',
+          );
+        },
+      },
+    });
+  } finally {
+    d.health.phase = 'stopping';
+    await lag;
+  }
+}
