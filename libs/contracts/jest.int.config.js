@@ -1,4 +1,4 @@
-// Integration tests: against the real local stack (started if it is not running).
+// Integration tests: against the real local stack, plus slow ones that need none (test/pack.int.ts: npm pack + install).
 module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'contracts:integration',

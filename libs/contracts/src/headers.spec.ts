@@ -11,19 +11,32 @@ describe('cs-seq header', () => {
     );
   });
 
-  it.each([undefined, '', '-1', '+1', '01', '1.5', '1e3', ' 1', '1 ', '0x10', '12a', '9007199254740993', '99999999999999999'])(
-    'rejects %p',
-    (value) => {
-      expect(parseSeqHeader(value)).toBeNull();
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    '-1',
+    '+1',
+    '01',
+    '1.5',
+    '1e3',
+    ' 1',
+    '1 ',
+    '0x10',
+    '12a',
+    '9007199254740993',
+    '99999999999999999',
+  ])('rejects %p', (value) => {
+    expect(parseSeqHeader(value)).toBeNull();
+  });
 
   it('reads zero and never throws on arbitrary bytes', () => {
     expect(parseSeqHeader('0')).toBe(0);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 24 }), (bytes) => {
-      const seq = parseSeqHeader(Buffer.from(bytes));
-      return seq === null || Number.isSafeInteger(seq);
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), (bytes) => {
+        const seq = parseSeqHeader(Buffer.from(bytes));
+        return seq === null || Number.isSafeInteger(seq);
+      }),
+    );
   });
 
   it('refuses to format a seq that would not parse back', () => {

@@ -22,14 +22,16 @@ const SEQ_PATTERN = /^(0|[1-9][0-9]{0,15})$/;
 
 /** The cs-seq header value of a sequence number (decimal ASCII). */
 export function formatSeqHeader(seq: number): string {
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`seq ${seq} is not a non-negative safe integer`);
+  if (!Number.isSafeInteger(seq) || seq < 0)
+    throw new RangeError(`seq ${seq} is not a non-negative safe integer`);
   return String(seq);
 }
 
 /** Reads a cs-seq header; null when absent or not canonical decimal ASCII of a non-negative safe integer. Never throws. */
 export function parseSeqHeader(value: Buffer | string | undefined): number | null {
   if (value === undefined || value === null) return null;
-  const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : null;
+  const text =
+    typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : null;
   if (text === null || !SEQ_PATTERN.test(text)) return null;
   const seq = Number(text);
   return Number.isSafeInteger(seq) ? seq : null;

@@ -13,7 +13,14 @@ export {
 export type { EventType, Device, Currency, SchemaVersion, ClickEvent } from './event/types';
 export { timeliness } from './event/lateness';
 export type { Timeliness } from './event/lateness';
-export { encodeEvent, decodeEvent, fingerprintOf, schemaOf, SINGLE_OBJECT_MAGIC, SINGLE_OBJECT_HEADER_BYTES } from './event/wire';
+export {
+  encodeEvent,
+  decodeEvent,
+  fingerprintOf,
+  schemaOf,
+  SINGLE_OBJECT_MAGIC,
+  SINGLE_OBJECT_HEADER_BYTES,
+} from './event/wire';
 export type { DecodeResult } from './event/wire';
 export { validateEvent } from './event/validate';
 export type { ValidationResult } from './event/validate';
@@ -34,6 +41,18 @@ export {
   LayerReportSchema,
   ReconciliationReportSchema,
 } from './report/report';
-export type { LayerName, Verdict, Evidence, LayerReport, ReconciliationReport } from './report/report';
-export { parseLedgerRow, parseLedgerLine, parseRunManifest, parseReport, formatZodError } from './parse';
+export type {
+  LayerName,
+  Verdict,
+  Evidence,
+  LayerReport,
+  ReconciliationReport,
+} from './report/report';
+export {
+  parseLedgerRow,
+  parseLedgerLine,
+  parseRunManifest,
+  parseReport,
+  formatZodError,
+} from './parse';
 export type { ParseResult } from './parse';

@@ -18,7 +18,12 @@ describe('ledger rows', () => {
       expected_timeliness: null,
     });
     expect(parseLedgerRow(poison).ok).toBe(true);
-    const failed = ledgerRow({ delivery: 'failed', partition: null, offset: null, delivery_error: 'Local: Message timed out' });
+    const failed = ledgerRow({
+      delivery: 'failed',
+      partition: null,
+      offset: null,
+      delivery_error: 'Local: Message timed out',
+    });
     expect(parseLedgerRow(failed).ok).toBe(true);
   });
 
@@ -38,14 +43,20 @@ describe('ledger rows', () => {
 
   it('parses a JSON line and rejects a line that is not JSON', () => {
     expect(parseLedgerLine(JSON.stringify(ledgerRow()))).toEqual({ ok: true, value: ledgerRow() });
-    expect(parseLedgerLine('{"seq":')).toEqual({ ok: false, error: expect.stringContaining('not JSON') });
+    expect(parseLedgerLine('{"seq":')).toEqual({
+      ok: false,
+      error: expect.stringContaining('not JSON'),
+    });
     expect(parseLedgerLine('')).toEqual({ ok: false, error: expect.stringContaining('not JSON') });
   });
 });
 
 describe('run manifest', () => {
   it('accepts a valid manifest and survives JSON', () => {
-    expect(parseRunManifest(JSON.parse(JSON.stringify(manifest())))).toEqual({ ok: true, value: manifest() });
+    expect(parseRunManifest(JSON.parse(JSON.stringify(manifest())))).toEqual({
+      ok: true,
+      value: manifest(),
+    });
   });
 
   it.each<[string, Record<string, unknown>]>([
@@ -54,7 +65,10 @@ describe('run manifest', () => {
     ['dry_run', { dry_run: 'no' }],
     ['counts.by_fault.duplicate', { counts: { ...manifest().counts, by_fault: { none: 1 } } }],
   ])('names %s when it is bad', (key, overrides) => {
-    expect(parseRunManifest({ ...manifest(), ...overrides })).toEqual({ ok: false, error: expect.stringContaining(`${key}: `) });
+    expect(parseRunManifest({ ...manifest(), ...overrides })).toEqual({
+      ok: false,
+      error: expect.stringContaining(`${key}: `),
+    });
   });
 
   it('counts every fault kind (zod 4 records over an enum are exhaustive)', () => {
@@ -72,10 +86,22 @@ describe('reconciliation report', () => {
     ['verdict', { verdict: 'fine' }],
     ['layers.0.layer', { layers: [layerReport({ layer: 'kafka' as never })] }],
     ['layers.0.missing.count', { layers: [layerReport({ missing: { count: -1, examples: [] } })] }],
-    ['layers.0.missing.examples', { layers: [layerReport({ missing: { count: 30, examples: Array.from({ length: 21 }, (_, i) => i) } })] }],
+    [
+      'layers.0.missing.examples',
+      {
+        layers: [
+          layerReport({
+            missing: { count: 30, examples: Array.from({ length: 21 }, (_, i) => i) },
+          }),
+        ],
+      },
+    ],
     ['layers.1.read_ms', { layers: [layerReport(), { ...layerReport(), read_ms: undefined }] }],
   ])('names %s when it is bad', (key, overrides) => {
-    expect(parseReport({ ...report(), ...overrides })).toEqual({ ok: false, error: expect.stringContaining(`${key}: `) });
+    expect(parseReport({ ...report(), ...overrides })).toEqual({
+      ok: false,
+      error: expect.stringContaining(`${key}: `),
+    });
   });
 
   it('rejects what is not an object', () => {

@@ -10,21 +10,28 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string
 
 /** One line per issue: the dotted key path, then zod's message (at most 5 issues). */
 export function formatZodError(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  const lines = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
   if (error.issues.length > 5) lines.push(`... and ${error.issues.length - 5} more`);
   return lines.join('; ');
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): ParseResult<T> {
   const result = schema.safeParse(value);
-  return result.success ? { ok: true, value: result.data } : { ok: false, error: `invalid ${what}: ${formatZodError(result.error)}` };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, error: `invalid ${what}: ${formatZodError(result.error)}` };
 }
 
 function parseJson(text: string, what: string): ParseResult<unknown> {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    return { ok: false, error: `invalid ${what}: not JSON (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      error: `invalid ${what}: not JSON (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 

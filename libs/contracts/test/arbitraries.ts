@@ -1,13 +1,23 @@
 /** fast-check arbitraries of events for the property specs: any value the schema accepts, and contract-valid ones. */
 
 import fc from 'fast-check';
-import { CURRENCIES, DEVICES, EVENT_TYPES, MAX_EVENT_TIME_SKEW_MS, type ClickEvent, type EventType } from '../src/event/types';
+import {
+  CURRENCIES,
+  DEVICES,
+  EVENT_TYPES,
+  MAX_EVENT_TIME_SKEW_MS,
+  type ClickEvent,
+  type EventType,
+} from '../src/event/types';
 import { NOW } from './fixtures';
 
 const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { nil: null });
 const int32 = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
 // Longs avsc 5.7.9 round-trips faithfully (|n| <= 2^52, see FAITHFUL_LONG_LIMIT).
-const long = fc.oneof(fc.integer(), fc.maxSafeInteger().map((n) => n % 2 ** 52));
+const long = fc.oneof(
+  fc.integer(),
+  fc.maxSafeInteger().map((n) => n % 2 ** 52),
+);
 
 /** Anything the v2 schema can encode, contract-valid or not. */
 export const anyEvent: fc.Arbitrary<ClickEvent> = fc.record({
@@ -27,7 +37,11 @@ export const anyEvent: fc.Arbitrary<ClickEvent> = fc.record({
   ingest_time: nullable(long),
 });
 
-const PRODUCT: ReadonlySet<EventType> = new Set(['product_view', 'add_to_cart', 'remove_from_cart']);
+const PRODUCT: ReadonlySet<EventType> = new Set([
+  'product_view',
+  'add_to_cart',
+  'remove_from_cart',
+]);
 const CART: ReadonlySet<EventType> = new Set(['add_to_cart', 'remove_from_cart']);
 const PAYMENT: ReadonlySet<EventType> = new Set(['payment_succeeded', 'payment_failed']);
 const nonEmpty = fc.string({ minLength: 1, maxLength: 40 });
@@ -39,7 +53,10 @@ export const validEvent: fc.Arbitrary<ClickEvent> = fc
     seq: fc.maxSafeNat().map((n) => n % 2 ** 52),
     run_id: nonEmpty,
     event_type: fc.constantFrom(...EVENT_TYPES),
-    event_time: fc.integer({ min: NOW - MAX_EVENT_TIME_SKEW_MS, max: NOW + MAX_EVENT_TIME_SKEW_MS }),
+    event_time: fc.integer({
+      min: NOW - MAX_EVENT_TIME_SKEW_MS,
+      max: NOW + MAX_EVENT_TIME_SKEW_MS,
+    }),
     session_id: nonEmpty,
     user_id: nullable(fc.string()),
     page: nullable(fc.string()),

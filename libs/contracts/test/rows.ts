@@ -30,7 +30,9 @@ export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
 }
 
 export function manifest(overrides: Partial<RunManifest> = {}): RunManifest {
-  const zero = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as RunManifest['counts']['by_fault'];
+  const zero = Object.fromEntries(
+    FAULT_KINDS.map((k) => [k, 0]),
+  ) as RunManifest['counts']['by_fault'];
   return {
     run_id: 'run-1',
     seed: 42,
@@ -56,7 +58,13 @@ export function manifest(overrides: Partial<RunManifest> = {}): RunManifest {
     started_at: 1_790_000_000_000,
     ended_at: 1_790_000_060_000,
     achieved_rate: 998.5,
-    counts: { sends: 60_000, acked: 60_000, failed: 0, not_sent: 0, by_fault: { ...zero, none: 59_000, duplicate: 1000 } },
+    counts: {
+      sends: 60_000,
+      acked: 60_000,
+      failed: 0,
+      not_sent: 0,
+      by_fault: { ...zero, none: 59_000, duplicate: 1000 },
+    },
     ledger_file: 'results/runs/run-1/ledger.jsonl',
     ...overrides,
   };
@@ -85,7 +93,10 @@ export function report(overrides: Partial<ReconciliationReport> = {}): Reconcili
     ledger_rows: 60_000,
     lateness_ms: 5000,
     verdict: 'exact',
-    layers: [layerReport(), layerReport({ layer: 'agg.windows', differing: { count: 0, examples: [] } })],
+    layers: [
+      layerReport(),
+      layerReport({ layer: 'agg.windows', differing: { count: 0, examples: [] } }),
+    ],
     duration_ms: 4200,
     ...overrides,
   };

@@ -12,7 +12,11 @@ const VECTORS: ReadonlyArray<[input: string, canonical: string, fingerprint: str
   ['"long"', '"long"', '-3434872931120570953'],
   ['"string"', '"string"', '-8142146995180207161'],
   ['[ "int" , {"type":"boolean"} ]', '["int","boolean"]', '5392556393470105090'],
-  ['{"fields":[], "type":"record", "name":"foo", "namespace":"x.y"}', '{"name":"x.y.foo","type":"record","fields":[]}', '5916914534497305771'],
+  [
+    '{"fields":[], "type":"record", "name":"foo", "namespace":"x.y"}',
+    '{"name":"x.y.foo","type":"record","fields":[]}',
+    '5916914534497305771',
+  ],
   [
     '{ "fields":[{"type":"boolean", "aliases":[], "name":"f1", "default":true}, {"order":"descending","name":"f2","doc":"Hello","type":"int"}], "type":"record", "name":"foo" }',
     '{"name":"foo","type":"record","fields":[{"name":"f1","type":"boolean"},{"name":"f2","type":"int"}]}',
@@ -23,15 +27,29 @@ const VECTORS: ReadonlyArray<[input: string, canonical: string, fingerprint: str
     '{"name":"x.y.z.foo","type":"enum","symbols":["A1","A2"]}',
     '-4448647247586288245',
   ],
-  ['{ "items":{"type":"null"}, "type":"array"}', '{"type":"array","items":"null"}', '-589620603366471059'],
-  ['{ "values":"string", "type":"map"}', '{"type":"map","values":"string"}', '-8732877298790414990'],
+  [
+    '{ "items":{"type":"null"}, "type":"array"}',
+    '{"type":"array","items":"null"}',
+    '-589620603366471059',
+  ],
+  [
+    '{ "values":"string", "type":"map"}',
+    '{"type":"map","values":"string"}',
+    '-8732877298790414990',
+  ],
 ];
 
 // Our schemas use logical types; the canonical form keeps only parsing attributes, so they vanish.
 const STRIPPED: ReadonlyArray<[input: string, canonical: string]> = [
   ['{"type":"long","logicalType":"timestamp-millis"}', '"long"'],
-  ['{"type":"record","name":"r","fields":[{"name":"id","type":{"type":"string","logicalType":"uuid"},"doc":"x"}]}', '{"name":"r","type":"record","fields":[{"name":"id","type":"string"}]}'],
-  ['{"type":"enum","name":"e","symbols":["a","b"],"default":"a"}', '{"name":"e","type":"enum","symbols":["a","b"]}'],
+  [
+    '{"type":"record","name":"r","fields":[{"name":"id","type":{"type":"string","logicalType":"uuid"},"doc":"x"}]}',
+    '{"name":"r","type":"record","fields":[{"name":"id","type":"string"}]}',
+  ],
+  [
+    '{"type":"enum","name":"e","symbols":["a","b"],"default":"a"}',
+    '{"name":"e","type":"enum","symbols":["a","b"]}',
+  ],
 ];
 
 describe('crc64Avro', () => {
@@ -39,13 +57,20 @@ describe('crc64Avro', () => {
     expect(BigInt.asIntN(64, crc64Avro(Buffer.from(canonical))).toString()).toBe(fingerprint);
   });
 
-  it.each(VECTORS)("gets the spec's Parsing Canonical Form of %s from avsc's schema()", (input, canonical) => {
-    const type = Type.forSchema(JSON.parse(input) as Parameters<typeof Type.forSchema>[0], { wrapUnions: false });
-    expect(JSON.stringify(type.schema())).toBe(canonical);
-  });
+  it.each(VECTORS)(
+    "gets the spec's Parsing Canonical Form of %s from avsc's schema()",
+    (input, canonical) => {
+      const type = Type.forSchema(JSON.parse(input) as Parameters<typeof Type.forSchema>[0], {
+        wrapUnions: false,
+      });
+      expect(JSON.stringify(type.schema())).toBe(canonical);
+    },
+  );
 
   it.each(STRIPPED)('strips logical types, docs and defaults from %s', (input, canonical) => {
-    const type = Type.forSchema(JSON.parse(input) as Parameters<typeof Type.forSchema>[0], { wrapUnions: false });
+    const type = Type.forSchema(JSON.parse(input) as Parameters<typeof Type.forSchema>[0], {
+      wrapUnions: false,
+    });
     expect(JSON.stringify(type.schema())).toBe(canonical);
   });
 

@@ -18,7 +18,8 @@ const TABLE: bigint[] = (() => {
 /** The fingerprint as an unsigned 64-bit integer (the Avro spec prints it as a signed Java long). */
 export function crc64Avro(bytes: Uint8Array): bigint {
   let fp = EMPTY;
-  for (const byte of bytes) fp = (fp >> 8n) ^ (TABLE[Number((fp ^ BigInt(byte)) & 0xffn)] as bigint);
+  for (const byte of bytes)
+    fp = (fp >> 8n) ^ (TABLE[Number((fp ^ BigInt(byte)) & 0xffn)] as bigint);
   return fp;
 }
 

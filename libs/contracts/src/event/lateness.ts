@@ -4,6 +4,10 @@ import { DEFAULT_LATENESS_MS } from './types';
 
 export type Timeliness = 'on_time' | 'late';
 
-export function timeliness(eventTime: number, ingestTime: number, latenessMs = DEFAULT_LATENESS_MS): Timeliness {
+export function timeliness(
+  eventTime: number,
+  ingestTime: number,
+  latenessMs = DEFAULT_LATENESS_MS,
+): Timeliness {
   return eventTime >= ingestTime - latenessMs ? 'on_time' : 'late';
 }

@@ -40,15 +40,26 @@ function load(): Map<SchemaVersion, SchemaEntry> {
   for (const version of SCHEMA_VERSIONS) {
     const schema = deepFreeze(JSON.parse(fs.readFileSync(schemaFile(version), 'utf8')) as object);
     // avsc copies what it needs from the schema, so freezing the shared JSON does not bother it.
-    const type = Type.forSchema(structuredClone(schema) as Parameters<typeof Type.forSchema>[0], { wrapUnions: false });
+    const type = Type.forSchema(structuredClone(schema) as Parameters<typeof Type.forSchema>[0], {
+      wrapUnions: false,
+    });
     // avsc's schema() without options is the Parsing Canonical Form (checked against the spec's vectors in crc64.spec.ts).
     const canonicalForm = JSON.stringify(type.schema());
-    entries.set(version, { version, schema, type, canonicalForm, fingerprint: crc64AvroBytes(canonicalForm), toCanonical: undefined });
+    entries.set(version, {
+      version,
+      schema,
+      type,
+      canonicalForm,
+      fingerprint: crc64AvroBytes(canonicalForm),
+      toCanonical: undefined,
+    });
   }
   const canonical = entries.get(CANONICAL_VERSION);
-  if (!canonical) throw new Error(`CANONICAL_VERSION ${CANONICAL_VERSION} is not in SCHEMA_VERSIONS`);
+  if (!canonical)
+    throw new Error(`CANONICAL_VERSION ${CANONICAL_VERSION} is not in SCHEMA_VERSIONS`);
   for (const entry of entries.values()) {
-    if (entry.version !== CANONICAL_VERSION) entry.toCanonical = canonical.type.createResolver(entry.type);
+    if (entry.version !== CANONICAL_VERSION)
+      entry.toCanonical = canonical.type.createResolver(entry.type);
   }
   return entries;
 }
@@ -57,7 +68,10 @@ const ENTRIES = load();
 
 export function schemaEntry(version: SchemaVersion): SchemaEntry {
   const entry = ENTRIES.get(version);
-  if (!entry) throw new Error(`unknown schema version ${String(version)}; released: ${SCHEMA_VERSIONS.join(', ')}`);
+  if (!entry)
+    throw new Error(
+      `unknown schema version ${String(version)}; released: ${SCHEMA_VERSIONS.join(', ')}`,
+    );
   return entry;
 }
 

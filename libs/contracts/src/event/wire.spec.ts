@@ -15,14 +15,18 @@ const version = fc.constantFrom(...SCHEMA_VERSIONS);
 
 /** A body written by a look-alike of v2 whose field `name` has another type, sent under v2's fingerprint. */
 function forgedBody(name: string, type: unknown, value: unknown): Buffer {
-  const schema = structuredClone(schemaOf(2)) as { fields: Array<{ name: string; type: unknown; default?: unknown }> };
+  const schema = structuredClone(schemaOf(2)) as {
+    fields: Array<{ name: string; type: unknown; default?: unknown }>;
+  };
   for (const field of schema.fields) {
     if (field.name === name) {
       field.type = type;
       delete field.default;
     }
   }
-  const forged = Type.forSchema(schema as Parameters<typeof Type.forSchema>[0], { wrapUnions: false });
+  const forged = Type.forSchema(schema as Parameters<typeof Type.forSchema>[0], {
+    wrapUnions: false,
+  });
   const body = forged.toBuffer({ ...sampleEvent(), [name]: value });
   return Buffer.concat([SINGLE_OBJECT_MAGIC, fingerprintOf(2), body]);
 }
@@ -63,7 +67,11 @@ describe('encodeEvent / decodeEvent', () => {
     fc.assert(
       fc.property(validEvent, version, (event, v) => {
         const expected = v === 1 ? { ...event, device: null, ingest_time: null } : event;
-        expect(decodeEvent(encodeEvent(event, v), { ingestTime: NOW })).toEqual({ ok: true, event: expected, version: v });
+        expect(decodeEvent(encodeEvent(event, v), { ingestTime: NOW })).toEqual({
+          ok: true,
+          event: expected,
+          version: v,
+        });
       }),
     );
   });
@@ -76,13 +84,19 @@ describe('encodeEvent / decodeEvent', () => {
 
   it('refuses to encode a value that does not fit the schema, naming the field', () => {
     expect(() => encodeEvent({ ...sampleEvent(), quantity: 1.5 })).toThrow(/quantity/);
-    expect(() => encodeEvent({ ...sampleEvent(), event_type: 'refund' as never })).toThrow(/event_type/);
-    expect(() => encodeEvent(sampleEvent({ amount_cents: -(2 ** 52) - 1 }))).toThrow(/amount_cents/);
+    expect(() => encodeEvent({ ...sampleEvent(), event_type: 'refund' as never })).toThrow(
+      /event_type/,
+    );
+    expect(() => encodeEvent(sampleEvent({ amount_cents: -(2 ** 52) - 1 }))).toThrow(
+      /amount_cents/,
+    );
   });
 
   it('uses Date.now() as the ingest time by default', () => {
     expect(decodeEvent(encodeEvent(sampleEvent({ event_time: Date.now() }))).ok).toBe(true);
-    expect(reasonOf(encodeEvent(sampleEvent({ event_time: Date.now() })), 0)).toBe('absurd_event_time');
+    expect(reasonOf(encodeEvent(sampleEvent({ event_time: Date.now() })), 0)).toBe(
+      'absurd_event_time',
+    );
   });
 });
 
@@ -91,19 +105,31 @@ describe('decodeEvent rejections', () => {
     ['null', 'empty', () => null],
     ['undefined', 'empty', () => undefined],
     ['zero bytes', 'empty', () => Buffer.alloc(0)],
-    ['a value over MAX_EVENT_BYTES', 'oversized', () => Buffer.concat([valid(), Buffer.alloc(MAX_EVENT_BYTES)])],
+    [
+      'a value over MAX_EVENT_BYTES',
+      'oversized',
+      () => Buffer.concat([valid(), Buffer.alloc(MAX_EVENT_BYTES)]),
+    ],
     ['JSON', 'bad_magic', () => Buffer.from('{"event_id":"x"}')],
     ['a bare Avro body', 'bad_magic', () => valid().subarray(10)],
     ['C3 02', 'bad_magic', () => Buffer.from([0xc3, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0])],
     ['one byte C3', 'truncated', () => Buffer.from([0xc3])],
     ['a header cut short', 'truncated', () => valid().subarray(0, 7)],
-    ['an unknown fingerprint', 'unknown_fingerprint', () => Buffer.concat([SINGLE_OBJECT_MAGIC, Buffer.alloc(8, 7), valid().subarray(10)])],
+    [
+      'an unknown fingerprint',
+      'unknown_fingerprint',
+      () => Buffer.concat([SINGLE_OBJECT_MAGIC, Buffer.alloc(8, 7), valid().subarray(10)]),
+    ],
     ['a body cut short', 'truncated', () => valid().subarray(0, valid().length - 1)],
     ['a header only', 'truncated', () => valid().subarray(0, 10)],
     ['a byte after the record', 'trailing_bytes', () => Buffer.concat([valid(), Buffer.from([0])])],
     ['an enum index out of range', 'malformed_body', () => forgedBody('event_type', 'long', 99)],
     ['a union index out of range', 'malformed_body', () => forgedBody('device', 'long', 5)],
-    ['a contract violation', 'unknown_currency', () => encodeEvent(sampleEvent({ currency: 'XBT' }))],
+    [
+      'a contract violation',
+      'unknown_currency',
+      () => encodeEvent(sampleEvent({ currency: 'XBT' })),
+    ],
   ])('%s -> %s', (_name, reason, bytes) => {
     expect(reasonOf(bytes())).toBe(reason);
   });
@@ -129,18 +155,31 @@ describe('decodeEvent rejections', () => {
   });
 
   it('says what it saw in the detail', () => {
-    const result = decodeEvent(Buffer.concat([SINGLE_OBJECT_MAGIC, Buffer.from('0123456789abcdef', 'hex')]), { ingestTime: NOW });
-    expect(result).toEqual({ ok: false, reason: 'unknown_fingerprint', detail: expect.stringContaining('0123456789abcdef') });
+    const result = decodeEvent(
+      Buffer.concat([SINGLE_OBJECT_MAGIC, Buffer.from('0123456789abcdef', 'hex')]),
+      { ingestTime: NOW },
+    );
+    expect(result).toEqual({
+      ok: false,
+      reason: 'unknown_fingerprint',
+      detail: expect.stringContaining('0123456789abcdef'),
+    });
   });
 });
 
 describe('decodeEvent never throws', () => {
-  const isReason = (r: ReturnType<typeof decodeEvent>): boolean => r.ok || (REJECT_REASONS as readonly string[]).includes(r.reason);
+  const isReason = (r: ReturnType<typeof decodeEvent>): boolean =>
+    r.ok || (REJECT_REASONS as readonly string[]).includes(r.reason);
 
   it('on arbitrary bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => isReason(decodeEvent(Buffer.from(bytes), { ingestTime: NOW }))), {
-      numRuns: 2000,
-    });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) =>
+        isReason(decodeEvent(Buffer.from(bytes), { ingestTime: NOW })),
+      ),
+      {
+        numRuns: 2000,
+      },
+    );
   });
 
   it('on arbitrary bodies behind a released header', () => {
@@ -156,11 +195,16 @@ describe('decodeEvent never throws', () => {
   it('on arbitrary mutations of valid encodings', () => {
     const mutation = fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) });
     fc.assert(
-      fc.property(anyEvent, version, fc.array(mutation, { minLength: 1, maxLength: 4 }), (event, v, mutations) => {
-        const bytes = encodeEvent(event, v);
-        for (const { at, byte } of mutations) bytes[at % bytes.length] = byte;
-        return isReason(decodeEvent(bytes, { ingestTime: NOW }));
-      }),
+      fc.property(
+        anyEvent,
+        version,
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        (event, v, mutations) => {
+          const bytes = encodeEvent(event, v);
+          for (const { at, byte } of mutations) bytes[at % bytes.length] = byte;
+          return isReason(decodeEvent(bytes, { ingestTime: NOW }));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -184,9 +228,16 @@ describe('decodeEvent never throws', () => {
 
   it('and every extension of a valid encoding is "trailing_bytes"', () => {
     fc.assert(
-      fc.property(anyEvent, version, fc.uint8Array({ minLength: 1, maxLength: 40 }), (event, v, extra) => {
-        expect(reasonOf(Buffer.concat([encodeEvent(event, v), Buffer.from(extra)]))).toBe('trailing_bytes');
-      }),
+      fc.property(
+        anyEvent,
+        version,
+        fc.uint8Array({ minLength: 1, maxLength: 40 }),
+        (event, v, extra) => {
+          expect(reasonOf(Buffer.concat([encodeEvent(event, v), Buffer.from(extra)]))).toBe(
+            'trailing_bytes',
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -45,7 +45,9 @@ export function encodeEvent(event: ClickEvent, version: SchemaVersion = CANONICA
   for (const field of LONG_FIELDS) {
     const n = event[field];
     if (typeof n === 'number' && n < -FAITHFUL_LONG_LIMIT) {
-      throw new RangeError(`${field} ${n} is below -2^52, which avsc 5.7.9 would encode as a positive number`);
+      throw new RangeError(
+        `${field} ${n} is below -2^52, which avsc 5.7.9 would encode as a positive number`,
+      );
     }
   }
   const body = entry.type.toBuffer(event);
@@ -88,16 +90,27 @@ function toClickEvent(v: ClickEvent): ClickEvent {
 }
 
 function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): DecodeResult {
-  const canonical = entry.toCanonical === undefined ? entry.type : schemaEntry(CANONICAL_VERSION).type;
+  const canonical =
+    entry.toCanonical === undefined ? entry.type : schemaEntry(CANONICAL_VERSION).type;
   let decoded: { value: unknown; offset: number };
   try {
     decoded = canonical.decode(bytes, SINGLE_OBJECT_HEADER_BYTES, entry.toCanonical);
   } catch (err) {
-    return reject('malformed_body', `v${entry.version} body does not decode: ${err instanceof Error ? err.message : String(err)}`);
+    return reject(
+      'malformed_body',
+      `v${entry.version} body does not decode: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  if (decoded.offset < 0) return reject('truncated', `v${entry.version} body ends before the record does (${bytes.length} bytes)`);
+  if (decoded.offset < 0)
+    return reject(
+      'truncated',
+      `v${entry.version} body ends before the record does (${bytes.length} bytes)`,
+    );
   if (decoded.offset < bytes.length) {
-    return reject('trailing_bytes', `${bytes.length - decoded.offset} bytes after a complete v${entry.version} record`);
+    return reject(
+      'trailing_bytes',
+      `${bytes.length - decoded.offset} bytes after a complete v${entry.version} record`,
+    );
   }
   const event = toClickEvent(decoded.value as ClickEvent);
   const valid = validateEvent(event, ingestTime);
@@ -106,19 +119,32 @@ function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): Deco
 
 function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
   if (input === null || input === undefined) return reject('empty', 'no value');
-  if (!(input instanceof Uint8Array)) return reject('bad_magic', `value is a ${typeof input}, not bytes`);
-  const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (!(input instanceof Uint8Array))
+    return reject('bad_magic', `value is a ${typeof input}, not bytes`);
+  const bytes = Buffer.isBuffer(input)
+    ? input
+    : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   if (bytes.length === 0) return reject('empty', 'zero-length value');
-  if (bytes.length > MAX_EVENT_BYTES) return reject('oversized', `${bytes.length} bytes > MAX_EVENT_BYTES ${MAX_EVENT_BYTES}`);
+  if (bytes.length > MAX_EVENT_BYTES)
+    return reject('oversized', `${bytes.length} bytes > MAX_EVENT_BYTES ${MAX_EVENT_BYTES}`);
   if (bytes[0] !== 0xc3 || (bytes.length > 1 && bytes[1] !== 0x01)) {
-    return reject('bad_magic', `starts with ${bytes.subarray(0, 2).toString('hex')}, expected c301`);
+    return reject(
+      'bad_magic',
+      `starts with ${bytes.subarray(0, 2).toString('hex')}, expected c301`,
+    );
   }
   if (bytes.length < SINGLE_OBJECT_HEADER_BYTES) {
-    return reject('truncated', `${bytes.length} bytes, shorter than the ${SINGLE_OBJECT_HEADER_BYTES}-byte single-object header`);
+    return reject(
+      'truncated',
+      `${bytes.length} bytes, shorter than the ${SINGLE_OBJECT_HEADER_BYTES}-byte single-object header`,
+    );
   }
   const entry = findEntry(bytes);
   if (!entry) {
-    return reject('unknown_fingerprint', `fingerprint ${bytes.subarray(2, SINGLE_OBJECT_HEADER_BYTES).toString('hex')} is not a released schema version`);
+    return reject(
+      'unknown_fingerprint',
+      `fingerprint ${bytes.subarray(2, SINGLE_OBJECT_HEADER_BYTES).toString('hex')} is not a released schema version`,
+    );
   }
   return decodeBody(bytes, entry, ingestTime);
 }
@@ -128,11 +154,17 @@ function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
  * shape; v1 data gets device = null, ingest_time = null) or a reason from REJECT_REASONS.
  * `ingestTime` (default Date.now()) is what event_time is compared with for absurd_event_time.
  */
-export function decodeEvent(bytes: Buffer | null | undefined, opts?: { ingestTime?: number }): DecodeResult {
+export function decodeEvent(
+  bytes: Buffer | null | undefined,
+  opts?: { ingestTime?: number },
+): DecodeResult {
   try {
     return decodeChecked(bytes, opts?.ingestTime ?? Date.now());
   } catch (err) {
     // Unreachable by design; kept so that a bug here becomes a DLQ record, not a crashed gatekeeper.
-    return reject('malformed_body', `unexpected decode failure: ${err instanceof Error ? err.message : String(err)}`);
+    return reject(
+      'malformed_body',
+      `unexpected decode failure: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
