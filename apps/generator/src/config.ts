@@ -1,0 +1,404 @@
+/** Generator configuration: parsed once from flags and environment with zod, failing fast on the first bad value (flag, value, what was expected). */
+
+import * as path from 'path';
+import { z } from 'zod';
+import { DEFAULT_LATENESS_MS, TOPICS, type FaultRatios } from '@clickstream/contracts';
+import { RUN_ID_PATTERN } from '@clickstream/ledger';
+import type { RunOptions } from './run';
+
+interface OptionSpec {
+  flag: string;
+  env: string;
+  default?: string;
+  help: string;
+  /** A flag that takes no value (`--dry-run`); its environment variable takes true/false. */
+  boolean?: true;
+}
+
+const OPTIONS = {
+  seed: {
+    flag: '--seed',
+    env: 'GENERATOR_SEED',
+    default: '1',
+    help: 'PRNG seed (integer); with the same options, the same events and faults',
+  },
+  runId: {
+    flag: '--run-id',
+    env: 'GENERATOR_RUN_ID',
+    help: 'run id (default gen-<seed>-<start-time>); names results/runs/<run-id>/',
+  },
+  startTime: {
+    flag: '--start-time',
+    env: 'GENERATOR_START_TIME',
+    help: 'start of the run clock, epoch ms or ISO 8601 (default now); fix it for byte-identical dry runs',
+  },
+  rate: {
+    flag: '--rate',
+    env: 'GENERATOR_RATE',
+    default: '1000',
+    help: 'target events/s (at the start of a ramp)',
+  },
+  rampTo: {
+    flag: '--ramp-to',
+    env: 'GENERATOR_RAMP_TO',
+    help: 'target events/s at the end: the rate moves linearly from --rate (needs --duration or --count)',
+  },
+  duration: {
+    flag: '--duration',
+    env: 'GENERATOR_DURATION',
+    help: 'run length, e.g. 1500ms, 20s, 5m, 1h (duplicates due later are sent right after)',
+  },
+  count: {
+    flag: '--count',
+    env: 'GENERATOR_COUNT',
+    help: 'total sends, duplicates and poison included (exact)',
+  },
+  dryRun: {
+    flag: '--dry-run',
+    env: 'GENERATOR_DRY_RUN',
+    default: 'false',
+    boolean: true,
+    help: 'write the ledger without Kafka (delivery not_sent, virtual clock, as fast as possible)',
+  },
+  bootstrap: {
+    flag: '--bootstrap',
+    env: 'GENERATOR_BOOTSTRAP',
+    default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+    help: 'Kafka bootstrap servers, host:port[,host:port...]',
+  },
+  topic: { flag: '--topic', env: 'GENERATOR_TOPIC', default: TOPICS.raw, help: 'topic to send to' },
+  latenessMs: {
+    flag: '--lateness-ms',
+    env: 'GENERATOR_LATENESS_MS',
+    default: String(DEFAULT_LATENESS_MS),
+    help: 'lateness bound L, ms (on time iff event_time >= send_time - L)',
+  },
+  dupRatio: {
+    flag: '--dup-ratio',
+    env: 'GENERATOR_DUP_RATIO',
+    default: '0.02',
+    help: 'share of sends that are duplicates of an earlier send',
+  },
+  outOfOrderRatio: {
+    flag: '--out-of-order-ratio',
+    env: 'GENERATOR_OUT_OF_ORDER_RATIO',
+    default: '0.05',
+    help: 'share of sends with event_time jittered back within L (on time)',
+  },
+  lateRatio: {
+    flag: '--late-ratio',
+    env: 'GENERATOR_LATE_RATIO',
+    default: '0.01',
+    help: 'share of sends with event_time minutes behind (late)',
+  },
+  poisonRandomRatio: {
+    flag: '--poison-random-ratio',
+    env: 'GENERATOR_POISON_RANDOM_RATIO',
+    default: '0.002',
+    help: 'share of sends that are random bytes',
+  },
+  poisonTruncatedRatio: {
+    flag: '--poison-truncated-ratio',
+    env: 'GENERATOR_POISON_TRUNCATED_RATIO',
+    default: '0.002',
+    help: 'share of sends that are truncated Avro',
+  },
+  poisonFingerprintRatio: {
+    flag: '--poison-fingerprint-ratio',
+    env: 'GENERATOR_POISON_FINGERPRINT_RATIO',
+    default: '0.002',
+    help: 'share of sends with an unknown schema fingerprint',
+  },
+  poisonMagicRatio: {
+    flag: '--poison-magic-ratio',
+    env: 'GENERATOR_POISON_MAGIC_RATIO',
+    default: '0.002',
+    help: 'share of sends with bad magic bytes',
+  },
+  poisonContractRatio: {
+    flag: '--poison-contract-ratio',
+    env: 'GENERATOR_POISON_CONTRACT_RATIO',
+    default: '0.004',
+    help: 'share of sends that decode but break the contract',
+  },
+  maxDupDelay: {
+    flag: '--max-dup-delay',
+    env: 'GENERATOR_MAX_DUP_DELAY',
+    default: '5m',
+    help: 'longest delay between an event and its duplicate (e.g. 30s, 5m)',
+  },
+  v1Share: {
+    flag: '--v1-share',
+    env: 'GENERATOR_V1_SHARE',
+    default: '0.2',
+    help: 'share of shopper sessions whose client writes schema v1',
+  },
+  sessions: {
+    flag: '--sessions',
+    env: 'GENERATOR_SESSIONS',
+    help: 'concurrent shopper sessions (default 5 x rate, 10..100000: a session sends every ~5 s)',
+  },
+  resultsDir: {
+    flag: '--results-dir',
+    env: 'GENERATOR_RESULTS_DIR',
+    default: 'results',
+    help: 'results directory; the ledger goes to <dir>/runs/<run-id>/',
+  },
+  maxBatch: {
+    flag: '--max-batch',
+    env: 'GENERATOR_MAX_BATCH',
+    default: '1000',
+    help: 'most records per producer call',
+  },
+  maxInFlight: {
+    flag: '--max-in-flight',
+    env: 'GENERATOR_MAX_IN_FLIGHT',
+    default: '16',
+    help: 'most producer calls awaiting delivery reports',
+  },
+  behindMs: {
+    flag: '--behind-threshold-ms',
+    env: 'GENERATOR_BEHIND_THRESHOLD_MS',
+    default: '1000',
+    help: 'lag behind schedule that counts as falling behind (warned, reported)',
+  },
+  logLevel: {
+    flag: '--log-level',
+    env: 'GENERATOR_LOG_LEVEL',
+    default: 'info',
+    help: 'pino level: fatal, error, warn, info, debug, trace',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+type Key = keyof typeof OPTIONS;
+
+const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
+const num = (expected: string) =>
+  z.coerce.number({ error: expected }).refine(Number.isFinite, expected);
+const intIn = (min: number, max: number) => {
+  const expected = `an integer from ${min} to ${max}`;
+  return num(expected).pipe(z.number().int(expected).min(min, expected).max(max, expected));
+};
+const ratio = num('a ratio from 0 to 1').pipe(
+  z.number().min(0, 'a ratio from 0 to 1').max(1, 'a ratio from 0 to 1'),
+);
+const positiveRate = num('a positive number of events/s up to 1000000').pipe(
+  z
+    .number()
+    .positive('a positive number of events/s up to 1000000')
+    .max(1_000_000, 'a positive number of events/s up to 1000000'),
+);
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const duration = z
+  .string()
+  .regex(DURATION, 'a duration like 1500ms, 20s, 5m or 1h')
+  .transform((s) => {
+    const [, n, unit] = DURATION.exec(s) as RegExpExecArray;
+    return Math.round(Number(n) * (UNIT_MS[unit as string] as number));
+  });
+const timeOfDay = z.string().transform((s, ctx) => {
+  const t = /^\d+$/.test(s) ? Number(s) : Date.parse(s);
+  if (!Number.isSafeInteger(t) || t < 0) {
+    ctx.addIssue({ code: 'custom', message: 'epoch milliseconds or an ISO 8601 date-time' });
+    return z.NEVER;
+  }
+  return t;
+});
+const bool = z
+  .enum(['true', 'false', '1', '0'], 'true or false')
+  .transform((s) => s === 'true' || s === '1');
+
+const ConfigSchema = z.object({
+  seed: intIn(-2147483648, 4294967295),
+  runId: z.string().regex(RUN_ID_PATTERN, `a run id matching ${RUN_ID_PATTERN.source}`).optional(),
+  startTime: timeOfDay.optional(),
+  rate: positiveRate,
+  rampTo: positiveRate.optional(),
+  duration: duration.optional(),
+  count: intIn(1, 1_000_000_000).optional(),
+  dryRun: bool,
+  bootstrap: z
+    .string()
+    .refine(
+      (s) => s.split(',').every((p) => hostPort.test(p.trim())),
+      'a comma-separated list of host:port',
+    ),
+  topic: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)'),
+  latenessMs: intIn(0, 3_600_000),
+  dupRatio: ratio,
+  outOfOrderRatio: ratio,
+  lateRatio: ratio,
+  poisonRandomRatio: ratio,
+  poisonTruncatedRatio: ratio,
+  poisonFingerprintRatio: ratio,
+  poisonMagicRatio: ratio,
+  poisonContractRatio: ratio,
+  maxDupDelay: duration,
+  v1Share: ratio,
+  sessions: intIn(1, 1_000_000).optional(),
+  resultsDir: z.string().min(1, 'a directory'),
+  maxBatch: intIn(1, 100_000),
+  maxInFlight: intIn(1, 10_000),
+  behindMs: intIn(0, 3_600_000),
+  logLevel: z.enum(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
+    'one of fatal, error, warn, info, debug, trace',
+  ),
+});
+
+export interface GeneratorConfig {
+  run: RunOptions;
+  dryRun: boolean;
+  logLevel: string;
+}
+
+/** A bad flag or value; `message` names the flag (or variable), the value and what was expected. */
+export class ConfigError extends Error {}
+
+export type ParsedArgs = { help: true } | { help: false; config: GeneratorConfig };
+
+export function usage(): string {
+  const lines = [
+    'Usage: node apps/generator/dist/main.js [options]',
+    '',
+    'Every option can also be set by its environment variable; flags win.',
+    '',
+  ];
+  for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
+    const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
+    lines.push(
+      `  ${spec.flag}${spec.boolean ? '' : ' <value>'}  [${spec.env}]`,
+      `      ${spec.help}${def}`,
+    );
+  }
+  lines.push('  --help', '      print this text and exit');
+  return lines.join('\n');
+}
+
+function flagsToValues(argv: readonly string[]): {
+  help: boolean;
+  values: Partial<Record<Key, string>>;
+} {
+  const byFlag = new Map<string, Key>(
+    (Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]),
+  );
+  const values: Partial<Record<Key, string>> = {};
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = byFlag.get(flag);
+    if (!key)
+      throw new ConfigError(
+        `unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`,
+      );
+    const spec: OptionSpec = OPTIONS[key];
+    const value = eq > 0 ? arg.slice(eq + 1) : spec.boolean ? 'true' : argv[++i];
+    if (value === undefined) throw new ConfigError(`${flag}: missing value; expected ${spec.help}`);
+    values[key] = value;
+  }
+  return { help, values };
+}
+
+function fail(source: string, value: unknown, expected: string): never {
+  throw new ConfigError(`${source}: got ${JSON.stringify(value ?? null)}; expected ${expected}`);
+}
+
+/** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
+export function parseConfig(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  now: () => number = Date.now,
+): ParsedArgs {
+  const { help, values } = flagsToValues(argv);
+  if (help) return { help: true };
+  const raw: Record<string, string | undefined> = {};
+  const source: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(OPTIONS) as [Key, OptionSpec][]) {
+    const fromFlag = values[key];
+    const fromEnv = env[spec.env];
+    if (fromFlag !== undefined) [raw[key], source[key]] = [fromFlag, spec.flag];
+    else if (fromEnv !== undefined && fromEnv !== '') [raw[key], source[key]] = [fromEnv, spec.env];
+    else [raw[key], source[key]] = [spec.default, `${spec.flag} (default)`];
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue?.path[0] ?? '?');
+    fail(source[key] ?? key, raw[key], issue?.message ?? 'a valid value');
+  }
+  const c = parsed.data;
+  const ratios: FaultRatios = {
+    duplicate: c.dupRatio,
+    out_of_order: c.outOfOrderRatio,
+    late: c.lateRatio,
+    poison_random_bytes: c.poisonRandomRatio,
+    poison_truncated: c.poisonTruncatedRatio,
+    poison_unknown_fingerprint: c.poisonFingerprintRatio,
+    poison_bad_magic: c.poisonMagicRatio,
+    poison_contract: c.poisonContractRatio,
+  };
+  const sum = Object.values(ratios).reduce((a, b) => a + b, 0);
+  if (sum > 1)
+    fail(
+      'fault ratios (--dup-ratio ... --poison-contract-ratio)',
+      Number(sum.toFixed(6)),
+      'ratios that sum to at most 1',
+    );
+  if (c.rampTo !== undefined && c.duration === undefined && c.count === undefined)
+    fail(
+      source['rampTo'] as string,
+      raw['rampTo'],
+      'a ramp over a bounded run: also set --duration or --count',
+    );
+  if (c.dryRun && c.duration === undefined && c.count === undefined)
+    fail(
+      source['dryRun'] as string,
+      raw['dryRun'],
+      'a bounded dry run: also set --duration or --count',
+    );
+  const startTime = c.startTime ?? now();
+  const rate = c.rate;
+  return {
+    help: false,
+    config: {
+      dryRun: c.dryRun,
+      logLevel: c.logLevel,
+      run: {
+        seed: c.seed,
+        runId: c.runId ?? `gen-${c.seed}-${startTime}`,
+        startTime,
+        rate,
+        rampTo: c.rampTo ?? null,
+        durationMs: c.duration ?? null,
+        count: c.count ?? null,
+        latenessMs: c.latenessMs,
+        ratios,
+        v1Share: c.v1Share,
+        sessions:
+          c.sessions ??
+          Math.min(100_000, Math.max(10, Math.round(5 * Math.max(rate, c.rampTo ?? 0)))),
+        maxDuplicateDelayMs: c.maxDupDelay,
+        topic: c.topic,
+        bootstrap: c.dryRun ? null : c.bootstrap,
+        resultsDir: path.resolve(c.resultsDir),
+        maxBatch: c.maxBatch,
+        maxInFlight: c.maxInFlight,
+        behindThresholdMs: c.behindMs,
+      },
+    },
+  };
+}
+
+/** The real process's configuration; the only reader of process.env in the generator. */
+export function loadConfig(argv: readonly string[] = process.argv.slice(2)): ParsedArgs {
+  return parseConfig(argv, process.env);
+}

@@ -1,0 +1,74 @@
+/** Generator entry point: parse config, build the logger and the sink, run, handle SIGTERM, print a one-line JSON summary. */
+
+import pino from 'pino';
+import { createIdempotentProducer } from '@clickstream/kafka-tx';
+import { ConfigError, loadConfig, usage } from './config';
+import { kafkaSink } from './kafka-sink';
+import { run } from './run';
+import { drySink, type Sink } from './sink';
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`generator: ${err.message}\n(see --help)\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed.help) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  const { run: options, dryRun, logLevel } = parsed.config;
+  // Logs go to stderr so that stdout carries only the final JSON summary line.
+  const logger = pino({ name: 'generator', level: logLevel }, pino.destination(2));
+
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    logger.info({ signal }, 'stopping: no new sends; flushing and writing the ledger');
+    stop.abort();
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+
+  let sink: Sink;
+  if (dryRun) {
+    sink = drySink();
+  } else {
+    const producer = await createIdempotentProducer({
+      bootstrap: options.bootstrap ?? '',
+      clientId: `generator-${options.runId}`,
+      logger: logger.child({ module: 'kafka-tx' }),
+    });
+    sink = kafkaSink(producer, options.topic);
+  }
+  try {
+    const summary = await run({
+      options,
+      sink,
+      logger: logger.child({ module: 'run' }),
+      clock: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      signal: stop.signal,
+    });
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+  } finally {
+    await sink.close();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(
+      `generator: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,311 @@
+/** Decides, slot by slot, what the generator sends: a storefront event, a fault, or a due duplicate, with its exact ledger row. */
+
+import {
+  HEADERS,
+  encodeEvent,
+  timeliness,
+  type ClickEvent,
+  type EventType,
+  type FaultRatios,
+  type SchemaVersion,
+} from '@clickstream/contracts';
+import {
+  absurdOffsetMs,
+  duplicateDelayMs,
+  FaultPlan,
+  isPoison,
+  timeOffsetMs,
+  type PoisonFault,
+} from './faults';
+import { PendingDuplicates } from './pending';
+import type { PlannedRow, PlannedSend } from './planned';
+import {
+  CONTRACT_BREAKS,
+  badMagicPoison,
+  breakContract,
+  randomBytesPoison,
+  truncatedPoison,
+  unknownFingerprintPoison,
+  type ContractBreak,
+} from './poison';
+import { Prng } from './prng';
+import { Storefront, type Draft } from './storefront';
+import { priceIn } from './catalogue';
+
+export interface PlannerOptions {
+  seed: number;
+  runId: string;
+  latenessMs: number;
+  ratios: FaultRatios;
+  /** Share of sessions whose client writes schema v1. */
+  v1Share: number;
+  /** Concurrent shopper sessions. */
+  sessions: number;
+  maxDuplicateDelayMs: number;
+}
+
+/** One send slot: its seq, its place on the virtual clock, the time it is actually sent, and how many slots are left (count mode). */
+export interface Slot {
+  seq: number;
+  virtualTime: number;
+  sendTime: number;
+  /** Slots left including this one, when the run has a fixed count; null for a run bounded by time. */
+  remaining: number | null;
+}
+
+export class Planner {
+  private readonly shop: Storefront;
+  private readonly faults: FaultPlan;
+  /** Separate streams: changing a fault ratio does not change the shoppers, and vice versa. */
+  private readonly faultPrng: Prng;
+  private readonly poisonPrng: Prng;
+  private readonly pending = new PendingDuplicates();
+
+  constructor(private readonly o: PlannerOptions) {
+    this.shop = new Storefront(Prng.stream(o.seed, o.runId, 'shoppers'), {
+      sessions: o.sessions,
+      v1Share: o.v1Share,
+    });
+    this.faults = new FaultPlan(o.ratios);
+    this.faultPrng = Prng.stream(o.seed, o.runId, 'faults');
+    this.poisonPrng = Prng.stream(o.seed, o.runId, 'poison');
+  }
+
+  get pendingDuplicates(): number {
+    return this.pending.size;
+  }
+
+  plan(slot: Slot): PlannedSend {
+    const next = this.pending.peek();
+    if (
+      next &&
+      (next.due <= slot.virtualTime ||
+        (slot.remaining !== null && this.pending.size >= slot.remaining))
+    ) {
+      return this.duplicate(slot);
+    }
+    const fault = this.faults.fresh(this.faultPrng);
+    const offset = timeOffsetMs(fault, this.faultPrng, this.o.latenessMs);
+    if (isPoison(fault)) return this.poison(fault, slot);
+
+    const draft = this.shop.next();
+    const event = this.toEvent(draft, slot.seq, slot.sendTime - offset);
+    const value = encodeEvent(event, draft.version);
+    const row: PlannedRow = {
+      ...this.eventFields(event, draft.version),
+      send_time: slot.sendTime,
+      fault,
+      duplicate_of: null,
+      expected_fate: 'valid',
+      expected_reason: null,
+      expected_timeliness: timeliness(event.event_time, slot.sendTime, this.o.latenessMs),
+    };
+    const send = this.send(slot, event.session_id, value, row);
+
+    const wantsDuplicate = this.faultPrng.chance(this.faults.duplicateProbability);
+    const delay = duplicateDelayMs(this.faultPrng, this.o.maxDuplicateDelayMs);
+    // In count mode a duplicate is only scheduled if a slot is left for it, so the count is exact and no duplicate is lost.
+    if (wantsDuplicate && (slot.remaining === null || this.pending.size < slot.remaining - 1)) {
+      this.pending.push({
+        due: slot.virtualTime + delay,
+        originalSeq: slot.seq,
+        key: send.key,
+        value,
+        original: row,
+      });
+    }
+    return send;
+  }
+
+  /** After the last slot of a timed run: the earliest pending duplicate, sent now rather than lost; null when none is left. */
+  drain(slot: Slot): PlannedSend | null {
+    return this.pending.size === 0 ? null : this.duplicate(slot);
+  }
+
+  private duplicate(slot: Slot): PlannedSend {
+    const d = this.pending.pop()!;
+    const o = d.original;
+    const row: PlannedRow = {
+      ...o,
+      seq: slot.seq,
+      send_time: slot.sendTime,
+      fault: 'duplicate',
+      duplicate_of: d.originalSeq,
+      // Timeliness is judged per send against its own ingest time: a duplicate minutes later is late.
+      expected_timeliness:
+        o.event_time === null ? null : timeliness(o.event_time, slot.sendTime, this.o.latenessMs),
+    };
+    return this.send(slot, d.key, d.value, row);
+  }
+
+  private send(slot: Slot, key: string | null, value: Buffer, row: PlannedRow): PlannedSend {
+    return {
+      seq: slot.seq,
+      key,
+      value,
+      headers: { [HEADERS.seq]: String(slot.seq), [HEADERS.runId]: this.o.runId },
+      timestamp: slot.sendTime,
+      row,
+    };
+  }
+
+  private toEvent(d: Draft, seq: number, eventTime: number): ClickEvent {
+    return {
+      event_id: d.event_id,
+      seq,
+      run_id: this.o.runId,
+      event_type: d.event_type,
+      event_time: eventTime,
+      session_id: d.session_id,
+      user_id: d.user_id,
+      page: d.page,
+      product_id: d.product_id,
+      quantity: d.quantity,
+      amount_cents: d.amount_cents,
+      currency: d.currency,
+      device: d.device,
+      ingest_time: null,
+    };
+  }
+
+  private eventFields(
+    e: ClickEvent,
+    version: SchemaVersion | null,
+  ): Pick<
+    PlannedRow,
+    | 'run_id'
+    | 'seq'
+    | 'event_id'
+    | 'event_type'
+    | 'session_id'
+    | 'key'
+    | 'event_time'
+    | 'amount_cents'
+    | 'schema_version'
+  > {
+    return {
+      run_id: this.o.runId,
+      seq: e.seq,
+      event_id: e.event_id,
+      event_type: e.event_type,
+      session_id: e.session_id,
+      key: e.session_id,
+      event_time: e.event_time,
+      amount_cents: e.amount_cents,
+      schema_version: version,
+    };
+  }
+
+  /** A plausible event of an active session, built without advancing it, for poison to be made of. */
+  private shadowEvent(
+    type: EventType,
+    seq: number,
+    eventTime: number,
+  ): { event: ClickEvent; version: SchemaVersion } {
+    const p = this.poisonPrng;
+    const s = this.shop.someSession();
+    const product = this.shop.randomProduct();
+    const quantity = p.int(1, 3);
+    const amount =
+      type === 'page_view' || type === 'product_view'
+        ? null
+        : priceIn(product, s.currency) * quantity;
+    const withProduct =
+      type === 'product_view' || type === 'add_to_cart' || type === 'remove_from_cart';
+    const inCart = type === 'add_to_cart' || type === 'remove_from_cart';
+    const draft: Draft = {
+      event_id: p.uuidV4(),
+      event_type: type,
+      session_id: s.id,
+      user_id: s.userId,
+      page: withProduct ? `/p/${product.id}` : '/',
+      product_id: withProduct ? product.id : null,
+      quantity: inCart ? quantity : null,
+      amount_cents: amount,
+      currency: amount === null ? null : s.currency,
+      device: s.device,
+      version: s.version,
+    };
+    return { event: this.toEvent(draft, seq, eventTime), version: s.version };
+  }
+
+  private poison(fault: PoisonFault, slot: Slot): PlannedSend {
+    const p = this.poisonPrng;
+    const base = {
+      send_time: slot.sendTime,
+      fault,
+      duplicate_of: null,
+      expected_fate: 'poison' as const,
+      expected_timeliness: null,
+    };
+    if (fault === 'poison_random_bytes') {
+      const row: PlannedRow = {
+        ...base,
+        run_id: this.o.runId,
+        seq: slot.seq,
+        event_id: null,
+        event_type: null,
+        session_id: null,
+        key: null,
+        event_time: null,
+        amount_cents: null,
+        schema_version: null,
+        expected_reason: 'bad_magic',
+      };
+      return this.send(slot, null, randomBytesPoison(p), row);
+    }
+    if (fault === 'poison_contract') {
+      const kind: ContractBreak = p.pick(CONTRACT_BREAKS);
+      const type = this.contractBaseType(kind);
+      const eventTime =
+        kind === 'absurd_event_time'
+          ? slot.sendTime - absurdOffsetMs(p)
+          : slot.sendTime - p.int(0, 250);
+      const { event, version } = this.shadowEvent(type, slot.seq, eventTime);
+      const broken = breakContract(kind, event, p);
+      const row: PlannedRow = {
+        ...base,
+        ...this.eventFields(broken, version),
+        expected_reason: kind,
+      };
+      return this.send(slot, broken.session_id, encodeEvent(broken, version), row);
+    }
+    const { event, version } = this.shadowEvent(
+      p.pick(['page_view', 'product_view'] as const),
+      slot.seq,
+      slot.sendTime - p.int(0, 250),
+    );
+    const encoded = encodeEvent(event, version);
+    const fields = this.eventFields(event, version);
+    switch (fault) {
+      case 'poison_truncated':
+        return this.send(slot, event.session_id, truncatedPoison(encoded, p, slot.sendTime), {
+          ...base,
+          ...fields,
+          expected_reason: 'truncated',
+        });
+      case 'poison_unknown_fingerprint':
+        return this.send(slot, event.session_id, unknownFingerprintPoison(encoded, p), {
+          ...base,
+          ...fields,
+          schema_version: null,
+          expected_reason: 'unknown_fingerprint',
+        });
+      case 'poison_bad_magic':
+        return this.send(slot, event.session_id, badMagicPoison(encoded, p), {
+          ...base,
+          ...fields,
+          expected_reason: 'bad_magic',
+        });
+    }
+  }
+
+  private contractBaseType(kind: ContractBreak): EventType {
+    const p = this.poisonPrng;
+    if (kind === 'missing_product')
+      return p.pick(['product_view', 'add_to_cart', 'remove_from_cart'] as const);
+    if (kind === 'absurd_event_time')
+      return p.pick(['page_view', 'product_view', 'checkout_started'] as const);
+    return p.pick(['checkout_started', 'payment_succeeded', 'payment_failed'] as const);
+  }
+}
