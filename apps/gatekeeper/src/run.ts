@@ -103,6 +103,8 @@ export async function run(deps: RunDeps): Promise<LoopResult> {
           metrics.batchRecords.observe(records);
           health.commits++;
           health.lastCommitAt = Date.now();
+          // Per-commit detail only at debug: the broker-kill benchmark reads the commit timeline from it.
+          logger.debug({ ms, records }, 'transaction committed');
         },
         onAbort: (error) => {
           tally.reset();

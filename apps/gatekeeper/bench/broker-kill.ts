@@ -1,0 +1,111 @@
+/**
+ * Benchmark: how long the gatekeeper stops committing when the broker coordinating its transactions is SIGKILLed,
+ * with a backlog so it always has work. Runs 3 times; writes results/bench/gatekeeper-broker-kill.json.
+ */
+
+import { committedLag } from '@clickstream/kafka-tx';
+import { stackNode, transactionCoordinator } from '../test/cluster';
+import { GatekeeperProcess, clusterOptions, createRunTopics, dropRunTopics, freshTopics, sleep } from '../test/harness';
+import { fillRaw, flag, writeResult } from './common';
+
+interface Commit {
+  at: number;
+  ms: number;
+  records: number;
+}
+
+function commits(g: GatekeeperProcess): Commit[] {
+  // Commit times come from the gatekeeper's own debug log lines (pino time = when the commit returned).
+  return g
+    .logLines()
+    .filter((l) => l.msg === 'transaction committed')
+    .map((l) => ({ at: Number(l.time), ms: Number(l.ms), records: Number(l.records) }));
+}
+
+async function oneRun(run: number, backlog: number, observeMs: number): Promise<object> {
+  const topics = freshTopics(`bench-bk${run}`);
+  await createRunTopics(topics);
+  let killed: number | null = null;
+  let g: GatekeeperProcess | undefined;
+  try {
+    // Fill first: the backlog must outlast the kill, so the gatekeeper is never idle while it is measured.
+    await fillRaw(topics.raw, `bench-${topics.group}`, backlog, 100);
+    g = new GatekeeperProcess({ topics, instanceId: `bench-bk${run}`, extraArgs: ['--log-level', 'debug'] });
+    // Let it reach a steady rhythm before the kill.
+    while (commits(g).length < 20) await sleep(200);
+    await sleep(2000);
+    const coordinator = await transactionCoordinator(`gatekeeper-bench-bk${run}`);
+    const node = coordinator ?? 1;
+    const killAt = Date.now();
+    await stackNode('kill-node', node);
+    killed = node;
+    // Observe until commits have flowed for 5 s after the first transaction begun after the kill (at most observeMs).
+    for (;;) {
+      await sleep(500);
+      const recovered = commits(g).find((c) => c.at - c.ms >= killAt);
+      if ((recovered && Date.now() - recovered.at >= 5000) || Date.now() - killAt >= observeMs) break;
+    }
+    const lagAfter = await committedLag(clusterOptions('bench-lag'), topics.group, topics.raw).catch(() => -1);
+    await stackNode('restart-node', node);
+    killed = null;
+
+    const after = commits(g).filter((c) => c.at > killAt);
+    let longestGapMs = 0;
+    let previous = killAt;
+    for (const c of after) {
+      longestGapMs = Math.max(longestGapMs, c.at - previous);
+      previous = c.at;
+    }
+    const begunAfter = after.find((c) => c.at - c.ms >= killAt);
+    const before = commits(g).filter((c) => c.at <= killAt && c.at > killAt - 5000);
+    const result = {
+      run,
+      killedNode: node,
+      coordinatorFound: coordinator !== null,
+      firstCommitAfterKillMs: after[0] ? after[0].at - killAt : null,
+      firstCommitBegunAfterKillMs: begunAfter ? begunAfter.at - killAt : null,
+      longestCommitGapMs: longestGapMs,
+      commitsPerSecBefore: before.length / 5,
+      commitsAfterKill: after.length,
+      backlogLeftAfterObservation: lagAfter,
+      aborts: await g.metric('gatekeeper_transactions_aborted_total'),
+      valid: lagAfter > 0 ? 'backlog never ran out: the gap is the gatekeeper stall' : 'backlog ran out: the gap may include idle time',
+    };
+    console.log(JSON.stringify(result));
+    return result;
+  } finally {
+    if (killed !== null) await stackNode('restart-node', killed);
+    await g?.stop();
+    await dropRunTopics(topics);
+  }
+}
+
+async function main(): Promise<void> {
+  const runs = flag('--runs', 3);
+  const backlog = flag('--backlog', 300_000);
+  const observeMs = flag('--observe-ms', 60_000);
+  const results: object[] = [];
+  for (let run = 1; run <= runs; run++) {
+    results.push(await oneRun(run, backlog, observeMs));
+    // Let the restarted node catch up and rejoin every ISR before the next kill.
+    await sleep(15_000);
+  }
+  const gaps = results.map((r) => (r as { longestCommitGapMs: number }).longestCommitGapMs);
+  const summary = {
+    command: 'npx nx run gatekeeper:bench-broker-kill (bench/broker-kill.ts)',
+    backlog,
+    observeMs,
+    definition: 'stall = longest gap between consecutive committed transactions from the SIGKILL of the transaction coordinator on, with a backlog so the gatekeeper is never idle',
+    longestCommitGapMs: { min: Math.min(...gaps), max: Math.max(...gaps), runs: gaps },
+    runs: results,
+  };
+  console.log(`wrote ${writeResult('gatekeeper-broker-kill', summary)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
