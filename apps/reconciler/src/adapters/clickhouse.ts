@@ -1,6 +1,6 @@
 /** ClickHouse layer adapter: reads a table as a dashboard would (FINAL) and reports not-yet-merged duplicate rows as information. */
 
-import { parseSeq, SeqList, type LayerContents, type LayerRead } from '../core/contents';
+import { SeqList, toIndexSeq, type LayerContents, type LayerRead } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
 
 /** The one call this adapter needs from @clickstream/warehouse (`{name:Type}` placeholders bound by the warehouse). */
@@ -62,7 +62,7 @@ export async function readClickHouseLayer(sql: SqlSource, o: ClickHouseLayerOpti
 
 function toContents(rows: Row[], kind: LayerKind, foreign: number, notes: string[], readMs: number): LayerContents {
   const seqs = new SeqList();
-  for (const r of rows) seqs.push(parseSeq(r.seq));
+  for (const r of rows) seqs.push(toIndexSeq(r.seq));
   const contents: LayerContents = { seqs: seqs.toArray(), foreign, notes, readMs };
   if (kind === 'dlq') contents.reasons = rows.map((r) => r.reason ?? null);
   if (kind === 'clean') contents.eventIds = rows.map((r) => r.event_id ?? null);

@@ -1,6 +1,6 @@
 /** Iceberg layer adapter: this run's rows of the table's current snapshot, read natively from metadata, Avro manifests and Parquet. */
 
-import { parseSeq, SeqList, type LayerRead } from '../core/contents';
+import { SeqList, toIndexSeq, type LayerRead } from '../core/contents';
 import { liveFiles, readCurrentSnapshot } from '../iceberg/metadata';
 import { readParquetColumns } from '../iceberg/parquet';
 
@@ -38,7 +38,7 @@ export async function readIcebergLayer(o: IcebergLayerOptions): Promise<LayerRea
           foreign++;
           continue;
         }
-        seqs.push(parseSeq(seq[i] as number | bigint | null));
+        seqs.push(toIndexSeq(seq[i] as number | bigint | null));
         const e = id[i];
         eventIds.push(typeof e === 'string' ? e : null);
       }

@@ -1,5 +1,5 @@
 import type { InRecord } from '@clickstream/kafka-tx';
-import { NO_SEQ } from '../core/contents';
+import { NO_SEQ, SEQ_OUT_OF_RANGE } from '../core/contents';
 import { extractRun } from './kafka';
 
 function rec(partition: number, offset: number, headers: Record<string, string>): InRecord {
@@ -23,10 +23,11 @@ describe('extractRun', () => {
         rec(1, 2, { 'cs-run-id': 'r1', 'cs-seq': '8' }), // at the end offset: arrived after the start
         rec(2, 0, { 'cs-run-id': 'r1', 'cs-seq': '9' }), // a partition with no end offset
         rec(0, 3, { 'cs-seq': '10' }),
+        rec(0, 4, { 'cs-run-id': 'r1', 'cs-seq': '99999999999' }),
       ],
       { kind: 'raw', runId: 'r1', ends },
     );
-    expect(Array.from(read.contents.seqs)).toEqual([7, NO_SEQ]);
+    expect(Array.from(read.contents.seqs)).toEqual([7, NO_SEQ, SEQ_OUT_OF_RANGE]);
     expect(read.contents.foreign).toBe(2);
     expect(read.contents.reasons).toBeUndefined();
     expect(read.contents.notes.join('|')).toContain('2 record(s) past the end offsets');

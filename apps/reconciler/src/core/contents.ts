@@ -39,18 +39,13 @@ export class SeqList {
   }
 }
 
-/** Parses a decimal seq (header bytes or a column value); anything else is NO_SEQ. */
-export function parseSeq(value: Buffer | string | number | bigint | null | undefined): number {
+/** Larger seqs cannot be indexed; they are kept as this value, which no ledger holds, so they count as unknown. */
+export const SEQ_OUT_OF_RANGE = 0x7fffffff;
+
+/** A seq as stored in a SeqList: NO_SEQ when absent or not a non-negative integer, clamped to SEQ_OUT_OF_RANGE. */
+export function toIndexSeq(value: number | bigint | null | undefined): number {
   if (value === null || value === undefined) return NO_SEQ;
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value < 0x7fffffff ? value : NO_SEQ;
-  if (typeof value === 'bigint') return value >= 0n && value < 0x7fffffffn ? Number(value) : NO_SEQ;
-  const len = value.length;
-  if (len === 0 || len > 10) return NO_SEQ;
-  let n = 0;
-  for (let i = 0; i < len; i++) {
-    const c = typeof value === 'string' ? value.charCodeAt(i) : (value[i] as number);
-    if (c < 48 || c > 57) return NO_SEQ;
-    n = n * 10 + (c - 48);
-  }
-  return n < 0x7fffffff ? n : NO_SEQ;
+  if (typeof value === 'bigint') return value < 0n ? NO_SEQ : value >= BigInt(SEQ_OUT_OF_RANGE) ? SEQ_OUT_OF_RANGE : Number(value);
+  if (!Number.isInteger(value) || value < 0) return NO_SEQ;
+  return value >= SEQ_OUT_OF_RANGE ? SEQ_OUT_OF_RANGE : value;
 }
