@@ -49,6 +49,9 @@ const ConfigSchema = z.object({
   ddlDir: z.string().min(1),
   migrate: z.enum(['true', 'false']).transform((v) => v === 'true'),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']),
+  /** Fault injection seam for tests: crash (SIGKILL self) right after the Nth batch is inserted, before its offsets are committed. */
+  fault: z.enum(['none', 'crash-after-insert']),
+  faultAfterBatches: int(1, 1_000_000),
 });
 export type LoaderConfig = z.infer<typeof ConfigSchema>;
 
@@ -67,13 +70,15 @@ const FLAGS: Record<string, keyof LoaderConfig> = {
   '--metrics-port': 'metricsPort',
   '--ddl-dir': 'ddlDir',
   '--log-level': 'logLevel',
+  '--fault': 'fault',
+  '--fault-after-batches': 'faultAfterBatches',
 };
 
 export const USAGE =
   'usage: loader [--migrate] [--bootstrap HOSTS] [--clickhouse-url URL] [--database NAME] [--group ID] [--client-id ID]\n' +
   '              [--topics valid=T,clean=T,dlq=T] [--flush-ms N] [--flush-rows N] [--max-attempts N]\n' +
   '              [--request-timeout-ms N] [--lag-interval-ms N (0 = off)] [--metrics-port N (0 = any free port)]\n' +
-  '              [--ddl-dir DIR] [--log-level LEVEL]';
+  '              [--ddl-dir DIR] [--log-level LEVEL] [--fault none|crash-after-insert --fault-after-batches N]';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -98,6 +103,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     ddlDir: env.LOADER_DDL_DIR ?? DDL_DIR,
     migrate: 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
+    fault: 'none',
+    faultAfterBatches: '1',
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';

@@ -62,6 +62,7 @@ async function main(): Promise<void> {
         signal: stop.signal,
         consume: runAtLeastOnceConsumer,
         lagOf: (topic) => committedLag(kafka, config.groupId, topic),
+        crash: () => process.kill(process.pid, 'SIGKILL'),
       });
     } finally {
       server.close();

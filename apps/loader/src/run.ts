@@ -1,5 +1,5 @@
 /** The loader's life: apply the DDL, then consume every configured topic at least once into its table until stopped. */
-import type { AtLeastOnceOptions, KafkaClientOptions } from '@clickstream/kafka-tx';
+import type { AtLeastOnceOptions, InRecord, KafkaClientOptions } from '@clickstream/kafka-tx';
 import type { TableRole, Warehouse } from '@clickstream/warehouse';
 import type { LoaderConfig } from './config';
 import type { Health } from './health';
@@ -24,6 +24,8 @@ export interface RunDeps {
   consume(o: AtLeastOnceOptions): Promise<void>;
   /** Uncommitted records of the group on a topic; polled for the lag gauge. */
   lagOf(topic: string): Promise<number>;
+  /** Ends the process at once, as a crash would (used only by the fault seam). */
+  crash(): void;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -73,6 +75,26 @@ async function pollLag(d: RunDeps, topics: string[]): Promise<void> {
   }
 }
 
+/** The one fault seam: after the Nth batch is durable in ClickHouse and before kafka-tx commits it, crash; a restart must redeliver it. */
+function withFault(
+  d: RunDeps,
+  sink: (records: InRecord[]) => Promise<void>,
+): (records: InRecord[]) => Promise<void> {
+  if (d.config.fault === 'none') return sink;
+  let batches = 0;
+  return async (records) => {
+    await sink(records);
+    batches += 1;
+    if (batches === d.config.faultAfterBatches) {
+      d.logger.warn(
+        { fault: d.config.fault, batches, records: records.length },
+        'injected fault: crashing before the offset commit',
+      );
+      d.crash();
+    }
+  };
+}
+
 export async function run(d: RunDeps): Promise<void> {
   const { config, logger } = d;
   const files = await migrate(d);
@@ -103,7 +125,10 @@ export async function run(d: RunDeps): Promise<void> {
       maxBatchRecords: config.flushRows,
       maxAttempts: config.maxAttempts,
       signal: d.signal,
-      onBatch: createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
+      onBatch: withFault(
+        d,
+        createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
+      ),
       hooks: {
         onFlush: (ms) => {
           d.metrics.flushSeconds.observe(ms / 1000);
