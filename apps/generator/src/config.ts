@@ -4,6 +4,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { DEFAULT_LATENESS_MS, TOPICS, type FaultRatios } from '@clickstream/contracts';
 import { RUN_ID_PATTERN } from '@clickstream/ledger';
+import { FaultPlan } from './faults';
 import type { RunOptions } from './run';
 
 interface OptionSpec {
@@ -353,6 +354,15 @@ export function parseConfig(
       Number(sum.toFixed(6)),
       'ratios that sum to at most 1',
     );
+  try {
+    new FaultPlan(ratios);
+  } catch (err) {
+    fail(
+      source['dupRatio'] as string,
+      raw['dupRatio'],
+      `a duplicate ratio the valid sends can feed (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
   if (c.rampTo !== undefined && c.duration === undefined && c.count === undefined)
     fail(
       source['rampTo'] as string,
