@@ -75,7 +75,16 @@ describe('generator config', () => {
       /fault ratios .*: got 1\.2[0-9]*; expected ratios that sum to at most 1/,
     ],
     [
-      ['--dup-ratio', '0.5', '--poison-random-ratio', '0.5'],
+      [
+        '--dup-ratio',
+        '0.5',
+        '--poison-random-ratio',
+        '0.4',
+        '--out-of-order-ratio',
+        '0',
+        '--late-ratio',
+        '0',
+      ],
       /--dup-ratio: got "0.5"; expected a duplicate ratio the valid sends can feed/,
     ],
   ])('fails fast on %j naming the flag, the value and what was expected', (argv, message) => {
