@@ -60,6 +60,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // The infra tests check the brokers themselves (kills, transactions), below any library.
+    files: ['infra/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@clickhouse/client', message: 'Only the ClickHouse layer (libs/warehouse) imports the ClickHouse client.' }] },
+      ],
+    },
+  },
+  {
     files: ['**/config.ts', '**/*.spec.ts', '**/*.int.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

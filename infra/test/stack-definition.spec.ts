@@ -1,0 +1,146 @@
+/** The stack's definitions agree with each other: ports.env (the one source of truth), compose, Prometheus, topics. */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT, parsePorts, readPorts } from './support/stack';
+
+const read = (p: string): string => readFileSync(path.join(REPO_ROOT, p), 'utf8');
+
+/** Which compose service publishes each port of ports.env (null: a range bound, not a listening port). */
+const PUBLISHER: Record<string, string | null> = {
+  KAFKA_1_PORT: 'kafka-1',
+  KAFKA_2_PORT: 'kafka-2',
+  KAFKA_3_PORT: 'kafka-3',
+  KAFKA_1_CONTROLLER_PORT: 'kafka-1',
+  KAFKA_2_CONTROLLER_PORT: 'kafka-2',
+  KAFKA_3_CONTROLLER_PORT: 'kafka-3',
+  CLICKHOUSE_HTTP_PORT: 'clickhouse',
+  CLICKHOUSE_TCP_PORT: 'clickhouse',
+  CLICKHOUSE_INTERSERVER_PORT: 'clickhouse',
+  FLINK_REST_PORT: 'jobmanager',
+  FLINK_RPC_PORT: 'jobmanager',
+  FLINK_METRICS_PORT_FIRST: 'jobmanager',
+  FLINK_METRICS_PORT_LAST: null,
+  PROMETHEUS_PORT: 'prometheus',
+  ALERTMANAGER_PORT: 'alertmanager',
+  GATEKEEPER_METRICS_PORT: 'gatekeeper',
+  PROBE_METRICS_PORT: 'probe',
+  LOADER_METRICS_PORT: 'loader',
+};
+
+interface ComposeService {
+  ports?: string[];
+  image?: string;
+}
+
+function composeServices(): Record<string, ComposeService> {
+  const doc = parse(read('infra/compose/docker-compose.yml'), { merge: true }) as { services?: Record<string, ComposeService> };
+  if (doc.services === undefined) throw new Error('docker-compose.yml has no services');
+  return doc.services;
+}
+
+/** Host side of each "host:container" mapping. */
+function hostPorts(service: ComposeService): number[] {
+  return (service.ports ?? []).map((m) => Number(m.split(':')[0]));
+}
+
+function prometheusTargets(file: string): string[] {
+  const doc = parse(read(file)) as { scrape_configs: { static_configs: { targets: string[] }[] }[] };
+  return doc.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
+}
+
+function topics(): string[] {
+  return read('infra/local/topics.txt')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+describe('parsePorts', () => {
+  it('reads NAME=port lines and skips comments and blanks', () => {
+    expect(parsePorts('# c\n\nA_PORT=1\nB_PORT=22\n')).toEqual({ A_PORT: 1, B_PORT: 22 });
+  });
+
+  it('rejects a line that is not NAME=port', () => {
+    expect(() => parsePorts('A_PORT=abc')).toThrow(/bad line 'A_PORT=abc'/);
+  });
+});
+
+describe('ports.env', () => {
+  it('has no port twice', () => {
+    const values = Object.values(readPorts());
+    expect(new Set(values).size).toBe(values.length);
+  });
+
+  it('has a known publisher for every entry (a new port must be placed in compose too)', () => {
+    expect(Object.keys(readPorts()).sort()).toEqual(Object.keys(PUBLISHER).sort());
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const services = composeServices();
+  const ports = readPorts();
+
+  it.each(Object.entries(PUBLISHER).filter((e): e is [string, string] => e[1] !== null))(
+    '%s is published on the same host port by service %s',
+    (key, service) => {
+      expect(Object.keys(services)).toContain(service);
+      const svc = services[service];
+      expect(svc && hostPorts(svc)).toContain(ports[key]);
+    },
+  );
+
+  it('runs the taskmanager next to the jobmanager', () => {
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(['jobmanager', 'taskmanager', 'kafka-init']));
+  });
+
+  it('pins every image to a version', () => {
+    for (const [name, svc] of Object.entries(services)) {
+      if (svc.image !== undefined) expect({ name, tagged: /:[^:/]+$/.test(svc.image) }).toEqual({ name, tagged: true });
+    }
+  });
+
+  it('creates the topics of topics.txt in its init container', () => {
+    const init = read('infra/compose/docker-compose.yml');
+    expect(init).toContain('../local/topics.txt:/topics.txt');
+    expect(topics()).toEqual([
+      'clickstream.raw',
+      'events.valid',
+      'events.dlq',
+      'events.clean',
+      'events.late',
+      'agg.windows',
+      'agg.sessions',
+    ]);
+  });
+});
+
+describe('prometheus.yml (local)', () => {
+  const targets = prometheusTargets('infra/prometheus/prometheus.yml');
+  const ports = readPorts();
+  const first = ports.FLINK_METRICS_PORT_FIRST ?? NaN;
+  const last = ports.FLINK_METRICS_PORT_LAST ?? NaN;
+  const flinkRange = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+
+  it('scrapes only loopback ports that ports.env knows', () => {
+    const known = new Set([...Object.values(ports), ...flinkRange]);
+    for (const t of targets) {
+      const [host, p] = t.split(':');
+      expect({ t, host, known: known.has(Number(p)) }).toEqual({ t, host: '127.0.0.1', known: true });
+    }
+  });
+
+  it('scrapes the whole Flink reporter range, the apps and Alertmanager', () => {
+    const wanted = ['GATEKEEPER_METRICS_PORT', 'PROBE_METRICS_PORT', 'LOADER_METRICS_PORT', 'ALERTMANAGER_PORT', 'PROMETHEUS_PORT']
+      .map((k) => ports[k])
+      .concat(flinkRange);
+    expect(wanted.length).toBeGreaterThan(5);
+    expect(targets).toEqual(expect.arrayContaining(wanted.map((p) => `127.0.0.1:${p}`)));
+  });
+
+  it('has the same jobs as the compose variant', () => {
+    const jobs = (file: string): string[] =>
+      (parse(read(file)) as { scrape_configs: { job_name: string }[] }).scrape_configs.map((c) => c.job_name);
+    expect(jobs('infra/compose/prometheus.yml')).toEqual(jobs('infra/prometheus/prometheus.yml'));
+  });
+});
