@@ -41,8 +41,9 @@ cmd_up() {
 
 cmd_down() {
   local i
-  # Reverse order: consumers of Kafka first, brokers last.
-  for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do stop_component "${COMPONENTS[i]}" 30; done
+  # Reverse order: consumers of Kafka first, brokers last (together).
+  for ((i = ${#COMPONENTS[@]} - 1; i >= 3; i--)); do stop_component "${COMPONENTS[i]}" 30; done
+  stop_components_together 30 kafka-1 kafka-2 kafka-3
 }
 
 component_port() {

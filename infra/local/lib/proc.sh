@@ -73,6 +73,24 @@ stop_component() {
   pid=$(live_pid "$name")
   if [[ -z $pid ]]; then rm -f "$(pid_file "$name")"; return 0; fi
   kill -TERM "$pid" 2>/dev/null || true
+  await_stop "$name" "$pid" "$grace"
+}
+
+# SIGTERM to all at once, then wait for each: the last KRaft node alone cannot finish a controlled
+# shutdown (no controller quorum left), so stopping nodes one by one ends in a SIGKILL.
+stop_components_together() {
+  local grace=$1 name pid; shift
+  local -A pids=()
+  for name in "$@"; do
+    pid=$(live_pid "$name")
+    if [[ -n $pid ]]; then kill -TERM "$pid" 2>/dev/null || true; pids[$name]=$pid
+    else rm -f "$(pid_file "$name")"; fi
+  done
+  for name in "${!pids[@]}"; do await_stop "$name" "${pids[$name]}" "$grace"; done
+}
+
+await_stop() {
+  local name=$1 pid=$2 grace=$3
   local deadline=$((SECONDS + grace))
   while is_alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
   if is_alive "$pid"; then
