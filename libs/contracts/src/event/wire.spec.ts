@@ -92,6 +92,24 @@ describe('encodeEvent / decodeEvent', () => {
     );
   });
 
+  it('encodes events of any size, and the decoder calls the big ones oversized', () => {
+    for (const size of [MAX_EVENT_BYTES - 200, MAX_EVENT_BYTES + 1, 3 * MAX_EVENT_BYTES]) {
+      const event = sampleEvent({ page: 'x'.repeat(size) });
+      const bytes = encodeEvent(event);
+      expect(bytes.subarray(2, 10)).toEqual(fingerprintOf(2));
+      const result = decodeEvent(bytes, { ingestTime: NOW });
+      if (bytes.length <= MAX_EVENT_BYTES) expect(result).toEqual({ ok: true, event, version: 2 });
+      else expect(result).toMatchObject({ ok: false, reason: 'oversized' });
+    }
+  });
+
+  it('returns independent buffers', () => {
+    const a = encodeEvent(sampleEvent({ seq: 1 }));
+    const b = encodeEvent(sampleEvent({ seq: 2 }));
+    expect(decodeEvent(a, { ingestTime: NOW })).toMatchObject({ ok: true, event: { seq: 1 } });
+    expect(decodeEvent(b, { ingestTime: NOW })).toMatchObject({ ok: true, event: { seq: 2 } });
+  });
+
   it('uses Date.now() as the ingest time by default', () => {
     expect(decodeEvent(encodeEvent(sampleEvent({ event_time: Date.now() }))).ok).toBe(true);
     expect(reasonOf(encodeEvent(sampleEvent({ event_time: Date.now() })), 0)).toBe(
