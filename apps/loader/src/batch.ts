@@ -1,5 +1,5 @@
 /** Maps one consumed batch to the rows of each table: a pure function, so every outcome is testable without servers. */
-import { decodeEvent } from '@clickstream/contracts';
+import { HEADERS, decodeEvent, parseSeqHeader } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import {
   toDlqRow,
@@ -37,6 +37,7 @@ export function toTableBatch(
       partition: r.partition,
       offset: r.offset,
       timestamp: r.timestamp,
+      headerSeq: parseSeqHeader(r.headers[HEADERS.seq]),
     };
     if (role === 'dlq') {
       out.dlq.push(toDlqRow(r, meta, insertedAt));
