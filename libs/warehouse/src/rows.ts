@@ -34,7 +34,7 @@ function metaColumns(
 export function toEventRow(event: ClickEvent, meta: RecordMeta, insertedAt: number): EventRow {
   return {
     run_id: event.run_id,
-    seq: event.seq,
+    seq: meta.headerSeq ?? event.seq,
     event_id: event.event_id,
     event_type: event.event_type,
     event_time: event.event_time,

@@ -46,6 +46,12 @@ export interface RecordMeta {
   offset: number;
   /** Kafka record timestamp, ms. */
   timestamp: number;
+  /**
+   * The send's own sequence number from the cs-seq header. A duplicate injected by the generator
+   * repeats the original's bytes (so its payload seq is the original's) but has a seq of its own,
+   * and the ledger counts sends: the header wins whenever it is present.
+   */
+  headerSeq?: number | null;
 }
 
 /** A row of events_valid / events_clean (same columns; the keys differ, see infra/clickhouse/ddl). */
