@@ -1,9 +1,76 @@
-/** Idempotent topic creation and deletion. */
+/** Idempotent topic creation and deletion, plus the admin-client helper shared with offsets.ts. */
+import { AdminClient } from '@confluentinc/kafka-javascript';
+import type { IAdminClient, LibrdKafkaError, TopicDescription } from '@confluentinc/kafka-javascript';
+import { RD_CODES, describeError, errorCode } from './errors';
+import { realClock } from './ports';
+import { baseConfig, resolveTimeouts } from './settings';
 import type { KafkaClientOptions, TopicSpec } from './types';
 
-export function createTopics(_o: KafkaClientOptions, _topics: TopicSpec[]): Promise<void> {
-  return Promise.reject(new Error('not implemented yet'));
+/** Runs f with a short-lived admin client, always disconnecting it. */
+export async function withAdmin<T>(o: KafkaClientOptions, f: (a: IAdminClient, timeoutMs: number) => Promise<T>): Promise<T> {
+  const t = resolveTimeouts(o);
+  const admin = AdminClient.create(baseConfig(o));
+  try {
+    return await f(admin, t.requestTimeoutMs);
+  } finally {
+    admin.disconnect();
+  }
 }
-export function deleteTopics(_o: KafkaClientOptions, _topics: string[]): Promise<void> {
-  return Promise.reject(new Error('not implemented yet'));
+
+export function describeTopics(a: IAdminClient, topics: string[], timeoutMs: number): Promise<TopicDescription[]> {
+  return new Promise((resolve, reject) =>
+    a.describeTopics(topics, { timeout: timeoutMs }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
+}
+
+/** Partition numbers of a topic, sorted; rejects when the topic does not exist. */
+export async function partitionsOf(a: IAdminClient, topic: string, timeoutMs: number): Promise<number[]> {
+  const [d] = await describeTopics(a, [topic], timeoutMs);
+  if (d === undefined || d.error) throw new Error(`kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`);
+  return d.partitions.map((p) => p.partition).sort((x, y) => x - y);
+}
+
+/** Creates every missing topic (an existing one is left as it is) and waits until each partition has a leader. */
+export async function createTopics(o: KafkaClientOptions, topics: TopicSpec[]): Promise<void> {
+  await withAdmin(o, async (a, timeoutMs) => {
+    for (const t of topics) {
+      await new Promise<void>((resolve, reject) =>
+        a.createTopic(
+          {
+            topic: t.topic,
+            num_partitions: t.partitions,
+            replication_factor: t.replicationFactor ?? 3,
+            config: t.config ?? {},
+          },
+          timeoutMs,
+          (err: LibrdKafkaError | undefined) =>
+            !err || errorCode(err) === RD_CODES.ERR_TOPIC_ALREADY_EXISTS ? resolve() : reject(err),
+        ),
+      );
+    }
+    // Creation returns before every broker knows the topic; wait so that the caller's first produce succeeds.
+    const deadline = realClock.now() + 30000;
+    for (;;) {
+      const ready = await describeTopics(a, topics.map((t) => t.topic), timeoutMs).then(
+        (ds) => ds.length === topics.length && ds.every((d) => !d.error && d.partitions.length > 0 && d.partitions.every((p) => p.leader !== null)),
+        () => false,
+      );
+      if (ready) return;
+      if (realClock.now() > deadline) throw new Error(`kafka-tx: topics not ready after 30 s: ${topics.map((t) => t.topic).join(', ')}`);
+      await realClock.sleep(200);
+    }
+  });
+}
+
+/** Deletes the topics; a topic that does not exist is not an error. */
+export async function deleteTopics(o: KafkaClientOptions, topics: string[]): Promise<void> {
+  await withAdmin(o, async (a, timeoutMs) => {
+    for (const topic of topics) {
+      await new Promise<void>((resolve, reject) =>
+        a.deleteTopic(topic, timeoutMs, (err: LibrdKafkaError | undefined) =>
+          !err || errorCode(err) === RD_CODES.ERR_UNKNOWN_TOPIC_OR_PART ? resolve() : reject(err),
+        ),
+      );
+    }
+  });
 }

@@ -1,12 +1,121 @@
-/** Reading whole topics, end offsets and consumer-group lag. */
+/** Reading whole topics up to the end offsets captured at the start, end offsets, and consumer-group lag. */
+import { IsolationLevel, KafkaConsumer, OffsetSpec } from '@confluentinc/kafka-javascript';
+import type { IAdminClient, LibrdKafkaError, ListOffsetsResult, Message } from '@confluentinc/kafka-javascript';
+import { randomUUID } from 'node:crypto';
+import { partitionsOf, withAdmin } from './admin';
+import { describeError } from './errors';
+import { connectClient } from './rd-consumer';
+import { toInRecord } from './records';
+import { consumerConfig, resolveTimeouts } from './settings';
 import type { InRecord, Isolation, KafkaClientOptions } from './types';
 
-export function readTopic(_o: KafkaClientOptions & { topic: string; isolation?: Isolation }): Promise<InRecord[]> {
-  return Promise.reject(new Error('not implemented yet'));
+function listOffsets(a: IAdminClient, topic: string, partitions: number[], spec: OffsetSpec, isolation: Isolation, timeoutMs: number): Promise<Map<number, number>> {
+  return new Promise((resolve, reject) =>
+    a.listOffsets(
+      partitions.map((partition) => ({ topic, partition, offset: spec })),
+      { timeout: timeoutMs, isolationLevel: isolation === 'read_committed' ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED },
+      (err: LibrdKafkaError, res: ListOffsetsResult[]) => {
+        if (err) return reject(err);
+        const bad = res.find((r) => r.error);
+        if (bad) return reject(bad.error);
+        resolve(new Map(res.map((r) => [r.partition, r.offset])));
+      },
+    ),
+  );
 }
-export function endOffsets(_o: KafkaClientOptions, _topic: string, _isolation?: Isolation): Promise<Map<number, number>> {
-  return Promise.reject(new Error('not implemented yet'));
+
+/** End offset per partition: the high watermark, or for read_committed the last stable offset (LSO). */
+export function endOffsets(o: KafkaClientOptions, topic: string, isolation: Isolation = 'read_committed'): Promise<Map<number, number>> {
+  return withAdmin(o, async (a, timeoutMs) => listOffsets(a, topic, await partitionsOf(a, topic, timeoutMs), OffsetSpec.LATEST, isolation, timeoutMs));
 }
-export function committedLag(_o: KafkaClientOptions, _groupId: string, _topic: string): Promise<number> {
-  return Promise.reject(new Error('not implemented yet'));
+
+/** Sum over partitions of (end - committed); a partition without a committed offset counts from its start. */
+export function committedLag(o: KafkaClientOptions, groupId: string, topic: string): Promise<number> {
+  return withAdmin(o, async (a, timeoutMs) => {
+    const parts = await partitionsOf(a, topic, timeoutMs);
+    const end = await listOffsets(a, topic, parts, OffsetSpec.LATEST, 'read_committed', timeoutMs);
+    const start = await listOffsets(a, topic, parts, OffsetSpec.EARLIEST, 'read_committed', timeoutMs);
+    const committed = await new Promise<Map<number, number>>((resolve, reject) =>
+      a.listConsumerGroupOffsets(
+        [{ groupId, partitions: parts.map((partition) => ({ topic, partition })) }],
+        { timeout: timeoutMs, requireStableOffsets: true },
+        (err, res) => {
+          if (err) return reject(err);
+          const g = res[0];
+          if (g?.error) return reject(g.error);
+          resolve(new Map((g?.partitions ?? []).map((p) => [p.partition, p.offset])));
+        },
+      ),
+    );
+    let lag = 0;
+    for (const p of parts) {
+      const e = end.get(p) ?? 0;
+      const c = committed.get(p);
+      lag += Math.max(0, e - (c !== undefined && c >= 0 ? c : (start.get(p) ?? 0)));
+    }
+    return lag;
+  });
+}
+
+/**
+ * Every record of every partition from the beginning up to the end offsets captured when the call
+ * starts (LSO for read_committed: transactions still open then are excluded). Records appended
+ * later are ignored. In partition order, then offset order.
+ */
+export async function readTopic(o: KafkaClientOptions & { topic: string; isolation?: Isolation }): Promise<InRecord[]> {
+  const isolation = o.isolation ?? 'read_committed';
+  const t = resolveTimeouts(o);
+  const [begin, end] = await withAdmin(o, async (a, timeoutMs) => {
+    const parts = await partitionsOf(a, o.topic, timeoutMs);
+    return [
+      await listOffsets(a, o.topic, parts, OffsetSpec.EARLIEST, isolation, timeoutMs),
+      await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs),
+    ] as const;
+  });
+  const open = new Set([...end.keys()].filter((p) => (end.get(p) ?? 0) > (begin.get(p) ?? 0)));
+  const byPartition = new Map<number, InRecord[]>([...end.keys()].map((p) => [p, []]));
+  if (open.size === 0) return [];
+
+  // A group id is required by the client but nothing is ever committed under it.
+  const consumer = new KafkaConsumer({
+    ...consumerConfig(o, { groupId: `kafka-tx-read-${randomUUID()}`, isolation, startFrom: 'earliest' }),
+    // EOF tells when a partition is exhausted even if its last offsets are transaction markers,
+    // which a read_committed consumer never returns.
+    'enable.partition.eof': true,
+  });
+  const onEof = (e: { partition: number; offset: number }): void => {
+    if (e.offset >= (end.get(e.partition) ?? 0)) open.delete(e.partition);
+  };
+  consumer.on('partition.eof', onEof);
+  (consumer as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }).setDefaultIsTimeoutOnlyForFirstMessage(true);
+  await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+  try {
+    consumer.assign([...open].map((partition) => ({ topic: o.topic, partition, offset: begin.get(partition) ?? 0 })));
+    consumer.setDefaultConsumeTimeout(500);
+    let idleSince = Date.now();
+    while (open.size > 0) {
+      const msgs = await new Promise<Message[]>((resolve, reject) =>
+        consumer.consume(10000, (err: LibrdKafkaError | null, m: Message[]) => {
+          if (!err) return resolve(m);
+          if (err.isFatal === true) return reject(err);
+          resolve([]);
+        }),
+      );
+      if (msgs.length > 0) idleSince = Date.now();
+      else if (Date.now() - idleSince > 120000) {
+        throw new Error(`kafka-tx: readTopic ${o.topic} made no progress for 120 s; partitions still open: ${[...open].join(',')}`);
+      }
+      for (const m of msgs) {
+        const stop = end.get(m.partition) ?? 0;
+        if (m.offset < stop) byPartition.get(m.partition)?.push(toInRecord(m));
+        if (m.offset >= stop - 1) open.delete(m.partition);
+      }
+    }
+  } catch (e) {
+    o.logger.error({ topic: o.topic, err: describeError(e) }, 'readTopic failed');
+    throw e;
+  } finally {
+    await new Promise<void>((resolve) => consumer.disconnect(() => resolve()));
+  }
+  return [...byPartition.keys()].sort((x, y) => x - y).flatMap((p) => byPartition.get(p) ?? []);
 }

@@ -1,7 +1,59 @@
-/** Idempotent (non-transactional) producer with per-record delivery reports. */
+/** Idempotent (non-transactional) producer whose per-record outcomes are delivery reports, never exceptions. */
+import { Producer } from '@confluentinc/kafka-javascript';
+import type { DeliveryReport as RdDeliveryReport, LibrdKafkaError } from '@confluentinc/kafka-javascript';
+import { describeError } from './errors';
+import { connectClient } from './rd-consumer';
+import { produceWithBackpressure } from './rd-producer';
+import { producerConfig, resolveTimeouts } from './settings';
 import type { DeliveryReport, IdempotentProducer, KafkaClientOptions, OutRecord } from './types';
 
-export function createIdempotentProducer(_o: KafkaClientOptions): Promise<IdempotentProducer> {
-  return Promise.reject(new Error('not implemented yet'));
+type Pending = (r: DeliveryReport) => void;
+
+/** enable.idempotence=true, acks=all: retries never duplicate or reorder a partition's records. */
+export async function createIdempotentProducer(o: KafkaClientOptions): Promise<IdempotentProducer> {
+  const t = resolveTimeouts(o);
+  const log = o.logger.child?.({ module: 'kafka-tx.producer' }) ?? o.logger;
+  const raw = new Producer({ ...producerConfig(o), dr_cb: true });
+  raw.on('event.error', (e) => log.warn({ err: describeError(e), fatal: e.isFatal === true }, 'producer error event'));
+  raw.on('delivery-report', (err: LibrdKafkaError | null, report: RdDeliveryReport) => {
+    const done = report.opaque as Pending | undefined;
+    done?.({
+      ok: !err,
+      topic: report.topic,
+      partition: err ? (report.partition >= 0 ? report.partition : null) : report.partition,
+      offset: err ? null : report.offset,
+      error: err ? describeError(err).message : null,
+    });
+  });
+  await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+  raw.setPollInBackground(true);
+
+  /** Enqueues one record; the wrapper keeps the report promise from being awaited here (enqueue order matters, waiting does not). */
+  async function enqueue(r: OutRecord): Promise<{ report: Promise<DeliveryReport> }> {
+    let resolveReport: Pending = () => undefined;
+    const report = new Promise<DeliveryReport>((resolve) => (resolveReport = resolve));
+    try {
+      await produceWithBackpressure(raw, r, resolveReport);
+    } catch (e) {
+      // Refused locally (unknown partition, too large, fatal state): a definite failure.
+      const error = describeError(e).message;
+      return { report: Promise.resolve({ ok: false, topic: r.topic, partition: r.partition ?? null, offset: null, error }) };
+    }
+    return { report };
+  }
+
+  return {
+    async send(records: OutRecord[]): Promise<DeliveryReport[]> {
+      const reports: Promise<DeliveryReport>[] = [];
+      // Enqueue in order (idempotence keeps each partition's order); wait for all reports together.
+      for (const r of records) reports.push((await enqueue(r)).report);
+      return Promise.all(reports);
+    },
+    flush(timeoutMs = 30000): Promise<void> {
+      return new Promise((resolve, reject) => raw.flush(timeoutMs, (err) => (err ? reject(err) : resolve())));
+    },
+    close(): Promise<void> {
+      return new Promise((resolve) => raw.disconnect(30000, () => resolve()));
+    },
+  };
 }
-export type { DeliveryReport, OutRecord };

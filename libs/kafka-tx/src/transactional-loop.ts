@@ -1,6 +1,51 @@
-/** Consume-transform-produce loop with one Kafka transaction per batch. */
+/** Consume-transform-produce with one Kafka transaction per batch (outputs + input offsets), wired to librdkafka. */
+import { describeError } from './errors';
+import { realClock } from './ports';
+import { RdLoopConsumer } from './rd-consumer';
+import { RdTxProducer } from './rd-producer';
+import { positiveIntOption, resolveTimeouts } from './settings';
+import { runTxEngine } from './tx-engine';
 import type { LoopResult, TransactionalLoopOptions } from './types';
 
-export function runTransactionalLoop(_o: TransactionalLoopOptions): Promise<LoopResult> {
-  return Promise.reject(new Error('not implemented yet'));
+/**
+ * Runs until the signal aborts ({ reason: 'stopped' }) or a newer instance with the same
+ * transactional id fences this one ({ reason: 'fenced' }: nothing more is written). Rejects on
+ * a fatal producer error or a failed rewind, after closing the clients; the caller restarts.
+ */
+export async function runTransactionalLoop(o: TransactionalLoopOptions): Promise<LoopResult> {
+  const maxBatchRecords = positiveIntOption('maxBatchRecords', o.maxBatchRecords, 500);
+  const maxBatchMs = positiveIntOption('maxBatchMs', o.maxBatchMs, 100);
+  if (o.inputTopics.length === 0) throw new Error('kafka-tx: option inputTopics=[] is invalid, expected at least one topic');
+  const t = resolveTimeouts(o.client);
+  const log = o.client.logger.child?.({ module: 'kafka-tx.loop', transactionalId: o.transactionalId }) ?? o.client.logger;
+
+  const consumer = await RdLoopConsumer.open(
+    o.client,
+    { groupId: o.groupId, isolation: 'read_committed', startFrom: 'earliest' },
+    o.inputTopics,
+    log,
+  );
+  let producer: RdTxProducer | undefined;
+  try {
+    producer = await RdTxProducer.open(o.client, o.transactionalId, consumer.raw, log);
+    return await runTxEngine({
+      consumer,
+      producer,
+      transform: o.transform,
+      maxBatchRecords,
+      maxBatchMs,
+      // Stop retrying a commit well before the coordinator would abort the transaction itself.
+      commitRetryBudgetMs: Math.floor(t.transactionTimeoutMs / 2),
+      hooks: o.hooks ?? {},
+      signal: o.signal,
+      logger: log,
+      clock: realClock,
+    });
+  } catch (e) {
+    log.error({ err: describeError(e) }, 'transactional loop failed');
+    throw e;
+  } finally {
+    await producer?.close();
+    await consumer.close();
+  }
 }

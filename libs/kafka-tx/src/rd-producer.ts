@@ -1,0 +1,115 @@
+/** TxProducer over librdkafka's transactional Producer, sending offsets with a KafkaConsumer's group metadata. */
+import { Producer } from '@confluentinc/kafka-javascript';
+import type { KafkaConsumer, LibrdKafkaError } from '@confluentinc/kafka-javascript';
+import { RD_CODES, describeError, errorCode } from './errors';
+import type { TopicPartitionOffset, TxProducer } from './ports';
+import { realClock } from './ports';
+import { toProduceArgs } from './records';
+import { connectClient } from './rd-consumer';
+import { producerConfig, resolveTimeouts } from './settings';
+import type { KafkaClientOptions, Logger, OutRecord } from './types';
+
+type Cb = (err: LibrdKafkaError | null | undefined) => void;
+
+/**
+ * Produces a record, waiting for queue space when librdkafka's local queue is full; rethrows
+ * anything else. Shared with the idempotent producer.
+ */
+export async function produceWithBackpressure(raw: Producer, r: OutRecord, opaque: unknown): Promise<void> {
+  const a = toProduceArgs(r);
+  for (;;) {
+    try {
+      raw.produce(a.topic, a.partition, a.value, a.key, a.timestamp, opaque, a.headers);
+      return;
+    } catch (e) {
+      if (errorCode(e) !== RD_CODES.ERR__QUEUE_FULL) throw e;
+      await realClock.sleep(10);
+    }
+  }
+}
+
+export class RdTxProducer implements TxProducer {
+  /** The last fatal error event: its message says why (e.g. fenced), where a later call only says "fatal". */
+  private fatal: LibrdKafkaError | null = null;
+
+  private constructor(
+    readonly raw: Producer,
+    private readonly consumer: KafkaConsumer,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async open(o: KafkaClientOptions, transactionalId: string, consumer: KafkaConsumer, log: Logger): Promise<RdTxProducer> {
+    const t = resolveTimeouts(o);
+    const raw = new Producer(producerConfig(o, transactionalId));
+    const self = new RdTxProducer(raw, consumer, t.requestTimeoutMs);
+    raw.on('event.error', (e) => {
+      if (e.isFatal === true || e.code === RD_CODES.ERR__FATAL) self.fatal = e;
+      log.warn({ err: describeError(e), fatal: e.isFatal === true }, 'producer error event');
+    });
+    await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+    // Serve librdkafka's events on its own thread; transactional commits do the flushing.
+    raw.setPollInBackground(true);
+    return self;
+  }
+
+  /** Replaces a bare "fatal" error by the recorded fatal event, which carries the cause. */
+  private explain(e: unknown): unknown {
+    if (errorCode(e) === RD_CODES.ERR__FATAL && this.fatal !== null) {
+      return Object.assign(new Error(this.fatal.message), { code: RD_CODES.ERR__FATAL, isFatal: true });
+    }
+    return e;
+  }
+
+  private call(f: (cb: Cb) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      try {
+        f((err) => (err ? reject(this.explain(err)) : resolve()));
+      } catch (e) {
+        reject(this.explain(e));
+      }
+    });
+  }
+
+  init(): Promise<void> {
+    return this.call((cb) => this.raw.initTransactions(this.timeoutMs, cb));
+  }
+
+  begin(): Promise<void> {
+    return this.call((cb) => this.raw.beginTransaction(cb));
+  }
+
+  async produce(records: OutRecord[]): Promise<void> {
+    try {
+      for (const r of records) await produceWithBackpressure(this.raw, r, null);
+    } catch (e) {
+      throw this.explain(e);
+    }
+  }
+
+  sendOffsets(offsets: TopicPartitionOffset[]): Promise<void> {
+    return this.call((cb) => this.raw.sendOffsetsToTransaction(offsets, this.consumer, this.timeoutMs, cb));
+  }
+
+  commit(): Promise<void> {
+    return this.call((cb) => this.raw.commitTransaction(this.timeoutMs, cb));
+  }
+
+  abort(): Promise<void> {
+    return this.call((cb) => this.raw.abortTransaction(this.timeoutMs, cb));
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      const guard = setTimeout(resolve, 30000);
+      try {
+        this.raw.disconnect(5000, () => {
+          clearTimeout(guard);
+          resolve();
+        });
+      } catch {
+        clearTimeout(guard);
+        resolve();
+      }
+    });
+  }
+}

@@ -1,0 +1,56 @@
+/** Conversions between the client's message shapes and InRecord / OutRecord. */
+import type { InRecord, OutRecord } from './types';
+
+/** The subset of a node-rdkafka Message this library reads. */
+export interface RawMessage {
+  topic: string;
+  partition: number;
+  offset: number;
+  key?: Buffer | string | null;
+  value: Buffer | null;
+  timestamp?: number;
+  headers?: Record<string, string | Buffer>[];
+}
+
+function toBuffer(v: Buffer | string): Buffer {
+  return typeof v === 'string' ? Buffer.from(v) : v;
+}
+
+export function toInRecord(m: RawMessage): InRecord {
+  const headers: Record<string, Buffer> = {};
+  for (const h of m.headers ?? []) {
+    for (const [k, v] of Object.entries(h)) headers[k] = toBuffer(v);
+  }
+  return {
+    topic: m.topic,
+    partition: m.partition,
+    offset: m.offset,
+    key: m.key === undefined || m.key === null ? null : toBuffer(m.key),
+    value: m.value ?? null,
+    headers,
+    timestamp: m.timestamp ?? 0,
+  };
+}
+
+/** Arguments of Producer.produce(topic, partition, value, key, timestamp, opaque, headers). */
+export interface ProduceArgs {
+  topic: string;
+  partition: number;
+  value: Buffer | null;
+  key: Buffer | string | null;
+  timestamp: number | null;
+  headers: Record<string, Buffer | string>[] | undefined;
+}
+
+export function toProduceArgs(r: OutRecord): ProduceArgs {
+  const headers = r.headers === undefined ? undefined : Object.entries(r.headers).map(([k, v]) => ({ [k]: v }));
+  return {
+    topic: r.topic,
+    // -1 is RD_KAFKA_PARTITION_UA: let the partitioner choose from the key.
+    partition: r.partition ?? -1,
+    value: r.value,
+    key: r.key,
+    timestamp: r.timestamp ?? null,
+    headers,
+  };
+}
