@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
-# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]|sql [sql-client args]
+# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -99,6 +99,19 @@ cmd_restart_node() {
   log "kafka-$1 is back"
 }
 
+# For experiments (SIGSTOP/SIGCONT stalls): prints the pid of a running component, fails otherwise.
+cmd_pid() {
+  local name=${1:-} c
+  for c in "${COMPONENTS[@]}"; do
+    if [[ $c == "$name" ]]; then
+      local pid; pid=$(live_pid "$c")
+      [[ -n $pid ]] || die "$c is not running"
+      printf '%s\n' "$pid"; return 0
+    fi
+  done
+  die "unknown component '$name': expected one of ${COMPONENTS[*]}"
+}
+
 main() {
   local cmd=${1:-}; shift || true
   validate_env
@@ -110,8 +123,9 @@ main() {
     kill-node) cmd_kill_node "$@" ;;
     restart-node) cmd_restart_node "$@" ;;
     sql) flink_sql_client "$@" ;;
+    pid) cmd_pid "$@" ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|measure [seconds]|sql [-f file.sql]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 
