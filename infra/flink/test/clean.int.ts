@@ -1,13 +1,12 @@
 /** The clean job against the real stack: every distinct event exactly once in events.clean and in Iceberg, byte for byte, also across a cancel and a resume from the retained checkpoint. */
 
-import { readTopic } from '@clickstream/kafka-tx';
-import { clusterOptions, cancelJob, compareClean, createRunTopics, dropRun, freshRun, produce, seedValid, sleep, submitClean, summarize, waitFor, type CleanRun } from './harness';
+import { readAll, cancelJob, compareClean, createRunTopics, dropRun, freshRun, produce, seedValid, sleep, submitClean, summarize, waitFor, type CleanRun } from './harness';
 import { readCurrentSnapshot } from './iceberg';
 
 const run: CleanRun = freshRun('exact');
 
 function readClean(isolation: 'read_committed' | 'read_uncommitted' = 'read_committed') {
-  return readTopic({ ...clusterOptions('flink-test-reader'), topic: run.clean, isolation });
+  return readAll(run.clean, isolation);
 }
 
 /** Waits until events.clean holds at least `n` distinct seqs and the Iceberg snapshot at least `n` rows. */

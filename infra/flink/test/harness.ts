@@ -7,7 +7,7 @@ import * as path from 'path';
 import { promisify } from 'util';
 import pino from 'pino';
 import { EVENT_TYPES, HEADERS, encodeEvent, type ClickEvent } from '@clickstream/contracts';
-import { createIdempotentProducer, createTopics, deleteTopics, type InRecord, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
+import { createIdempotentProducer, createTopics, deleteTopics, readTopic, type InRecord, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
 
 const run = promisify(execFile);
 
@@ -60,7 +60,7 @@ export function freshRun(label: string): CleanRun {
 }
 
 export async function createRunTopics(r: CleanRun): Promise<void> {
-  await createTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean].map((topic) => ({ topic, partitions: PARTITIONS })));
+  await retry('creating topics', () => createTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean].map((topic) => ({ topic, partitions: PARTITIONS }))));
 }
 
 /** Seeded PRNG (mulberry32): the same seed gives the same events, duplicates and order. */
@@ -182,7 +182,7 @@ export async function jobState(jobId: string): Promise<string> {
 
 /** Deletes the run's topics, Iceberg table directory and checkpoints. */
 export async function dropRun(r: CleanRun): Promise<void> {
-  await deleteTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean]);
+  await retry('deleting topics', () => deleteTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean]));
   fs.rmSync(r.tableDir, { recursive: true, force: true });
   fs.rmSync(r.checkpointDir, { recursive: true, force: true });
 }
@@ -206,6 +206,23 @@ export async function waitFor<T>(what: string, probe: () => Promise<T>, done: (v
     await sleep(everyMs);
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value ${JSON.stringify(last)}, last error ${String(error)}`);
+}
+
+/** Retries `f` on errors (a broker restarted by another test makes an admin call time out now and then). */
+export async function retry<T>(what: string, f: () => Promise<T>, attempts = 6, delayMs = 5000): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await f();
+    } catch (e) {
+      if (i >= attempts) throw new Error(`${what} failed ${attempts} times, last: ${String(e)}`);
+      await sleep(delayMs);
+    }
+  }
+}
+
+/** Every record of a topic up to its end offsets, retried on errors. */
+export function readAll(topic: string, isolation: 'read_committed' | 'read_uncommitted'): Promise<InRecord[]> {
+  return retry(`reading ${topic} (${isolation})`, () => readTopic({ ...clusterOptions('flink-test-reader'), topic, isolation }));
 }
 
 /** Evidence of how events.clean differs from the distinct events: a pure function of the two. */

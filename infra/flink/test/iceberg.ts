@@ -2,7 +2,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { createFileDecoder } from 'avsc';
+import { Type, createFileDecoder, types } from 'avsc';
 
 export interface IcebergSnapshotView {
   /** Kept as a string: snapshot ids are 64-bit and would lose precision as JSON numbers. */
@@ -31,10 +31,27 @@ function localPath(location: string): string {
   return location.replace(/^file:(\/\/)?/, '');
 }
 
+/**
+ * Avro longs as bigint: manifests carry 64-bit snapshot ids, which avsc's default long type refuses to decode
+ * ("potential precision loss").
+ */
+const BIG_LONG = types.LongType.__with({
+  fromBuffer: (b: Buffer) => b.readBigInt64LE(),
+  toBuffer: (n: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigInt64LE(n);
+    return b;
+  },
+  fromJSON: (n: number | string) => BigInt(n),
+  toJSON: (n: bigint) => Number(n),
+  isValid: (n: unknown) => typeof n === 'bigint',
+  compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
+});
+
 function readAvro(file: string): Promise<Record<string, unknown>[]> {
   return new Promise((resolve, reject) => {
     const rows: Record<string, unknown>[] = [];
-    createFileDecoder(file)
+    createFileDecoder(file, { parseHook: (schema) => Type.forSchema(schema, { registry: { long: BIG_LONG } }) })
       .on('data', (r: Record<string, unknown>) => rows.push(r))
       .on('end', () => resolve(rows))
       .on('error', reject);

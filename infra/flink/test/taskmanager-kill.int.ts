@@ -4,8 +4,7 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
-import { readTopic } from '@clickstream/kafka-tx';
-import { cancelJob, clusterOptions, compareClean, createRunTopics, dropRun, freshRun, produce, repoRoot, seedValid, sleep, submitClean, summarize, waitFor, jobState, type CleanRun } from './harness';
+import { cancelJob, readAll, compareClean, createRunTopics, dropRun, freshRun, produce, repoRoot, seedValid, sleep, submitClean, summarize, waitFor, jobState, type CleanRun } from './harness';
 import { readCurrentSnapshot } from './iceberg';
 
 const exec = promisify(execFile);
@@ -13,7 +12,7 @@ const run: CleanRun = freshRun('tmkill');
 const PID_FILE = path.join(repoRoot(), '.run/pids/flink-taskmanager.pid');
 
 function readClean(isolation: 'read_committed' | 'read_uncommitted') {
-  return readTopic({ ...clusterOptions('flink-test-reader'), topic: run.clean, isolation });
+  return readAll(run.clean, isolation);
 }
 
 function isAlive(pid: number): boolean {
