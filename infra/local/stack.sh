@@ -112,9 +112,18 @@ cmd_pid() {
   die "unknown component '$name': expected one of ${COMPONENTS[*]}"
 }
 
+# Commands that start or stop processes hold an exclusive lock: two concurrent `up`s (several
+# engineers' tests restart what they killed) would otherwise both start a missing component.
+take_lock() {
+  mkdir -p "$RUN_DIR"
+  exec 9>"$RUN_DIR/stack.lock"
+  flock -w "${STACK_LOCK_TIMEOUT:-600}" 9 || die "another stack.sh command held $RUN_DIR/stack.lock for too long"
+}
+
 main() {
   local cmd=${1:-}; shift || true
   validate_env
+  case $cmd in up | down | restart-node | kill-node) take_lock ;; esac
   case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;

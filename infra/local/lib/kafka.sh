@@ -54,12 +54,20 @@ kafka_wait() { wait_healthy "kafka-$1" "${KAFKA_START_TIMEOUT:-90}" "$(kafka_dir
 
 kafka_up() {
   kafka_require_jars
-  local n
+  local n all_running=1
+  for n in 1 2 3; do [[ -n $(live_pid "kafka-$n") ]] || all_running=0; done
   # All three start before any wait: a KRaft quorum needs a majority before any node serves.
   for n in 1 2 3; do kafka_start "$n"; done
   for n in 1 2 3; do kafka_wait "$n"; done
+  # Checking topics costs a JVM (seconds on a busy machine); skip it while the same three processes
+  # that already ensured these topics with these settings are still running.
+  local want; want="$(kafka_pids)|$PARTITIONS|$(hash_files "$STACK_DIR/topics.txt")"
+  if ((all_running)) && [[ -f $RUN_DIR/kafka/topics.ok && $(<"$RUN_DIR/kafka/topics.ok") == "$want" ]]; then return 0; fi
   kafka_topics
+  printf '%s' "$want" >"$RUN_DIR/kafka/topics.ok"
 }
+
+kafka_pids() { local n; for n in 1 2 3; do printf '%s,' "$(live_pid "kafka-$n")"; done; }
 
 kafka_topics() {
   local topics; mapfile -t topics < <(grep -v '^\s*#' "$STACK_DIR/topics.txt" | grep -v '^\s*$')

@@ -46,7 +46,8 @@ start_detached() {
   local name=$1 logfile=$2; shift 2
   mkdir -p "$PID_DIR" "$(dirname "$logfile")"
   printf '\n[%s] stack.sh starting %s: %s\n' "$(date -Is)" "$name" "$*" >>"$logfile"
-  setsid nohup "$@" >>"$logfile" 2>&1 </dev/null &
+  # 9>&-: the stack.lock descriptor must not be inherited, or the daemon would hold the lock forever.
+  setsid nohup "$@" >>"$logfile" 2>&1 </dev/null 9>&- &
   printf '%s' "$!" >"$(pid_file "$name")"
 }
 
