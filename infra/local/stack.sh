@@ -10,9 +10,9 @@ source "$STACK_DIR/lib/proc.sh"
 # Components in start order; each lib/<component>.sh appends its own.
 COMPONENTS=(kafka-1 kafka-2 kafka-3)
 source "$STACK_DIR/lib/kafka.sh"
-for f in clickhouse flink prometheus; do
-  [[ -f $STACK_DIR/lib/$f.sh ]] && source "$STACK_DIR/lib/$f.sh"
-done
+source "$STACK_DIR/lib/clickhouse.sh"
+source "$STACK_DIR/lib/flink.sh"
+source "$STACK_DIR/lib/prometheus.sh"
 
 # Overrides are validated before anything starts, naming the bad value.
 validate_env() {
@@ -33,9 +33,9 @@ cmd_up() {
   local t0; t0=$(now_ms)
   mkdir -p "$RUN_DIR"
   kafka_up
-  declare -F clickhouse_up >/dev/null && clickhouse_up
-  declare -F flink_up >/dev/null && flink_up
-  declare -F prometheus_up >/dev/null && prometheus_up
+  clickhouse_up
+  flink_up
+  prometheus_up
   log "stack up in $(( ($(now_ms) - t0) / 1000 ))s"
 }
 
@@ -76,10 +76,9 @@ cmd_status() {
 cmd_logs() {
   local n
   for n in 1 2 3; do printf '%-18s %s\n' "kafka-$n" "$(kafka_dir "$n")/logs/server.log"; done
-  declare -F clickhouse_logs >/dev/null && clickhouse_logs
-  declare -F flink_logs >/dev/null && flink_logs
-  declare -F prometheus_logs >/dev/null && prometheus_logs
-  return 0
+  clickhouse_logs
+  flink_logs
+  prometheus_logs
 }
 
 cmd_kill_node() {
