@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { encodeEvent, formatSeqHeader, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import {
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
     })();
 
     const t0 = Date.now();
+    const loadAtStart = loadavg()[0] ?? null;
     while (sent < total) {
       assertAlive(children);
       const due = Math.min(total, Math.floor(((Date.now() - t0) * rate) / 1000));
@@ -250,6 +252,8 @@ async function main(): Promise<void> {
       send_to_visible_ms: summary(lat),
       sql_inserted_at_minus_ingest_time_ms: { p50: sql?.p50 ?? null, p99: sql?.p99 ?? null },
       clickhouse_version: version?.v ?? null,
+      // The machine is shared (2 cores): the 1-minute load average says how contended the run was.
+      load_average_1m: { start: loadAtStart, end: loadavg()[0] ?? null },
       started_at: new Date(t0).toISOString(),
       command: `npx nx run loader:bench-freshness -- ${process.argv.slice(2).join(' ')}`.trim(),
     };
