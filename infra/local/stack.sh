@@ -30,12 +30,17 @@ node_arg() {
 }
 
 cmd_up() {
-  local t0; t0=$(now_ms)
+  local t0 t times=() part
+  t0=$(now_ms)
   mkdir -p "$RUN_DIR"
-  kafka_up
-  clickhouse_up
-  flink_up
-  prometheus_up
+  # Each part's duration goes to .run/up-times.json (read by tools/bench-stack).
+  for part in kafka clickhouse flink prometheus; do
+    t=$(now_ms)
+    "${part}_up"
+    times+=("\"$part\": $(($(now_ms) - t))")
+  done
+  local IFS=,
+  printf '{"total_ms": %s, "parts_ms": {%s}}\n' "$(($(now_ms) - t0))" "${times[*]}" >"$RUN_DIR/up-times.json"
   log "stack up in $(( ($(now_ms) - t0) / 1000 ))s"
 }
 
