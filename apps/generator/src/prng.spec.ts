@@ -1,5 +1,7 @@
 import { Prng, hashString } from './prng';
 
+jest.setTimeout(60_000);
+
 describe('Prng', () => {
   it('replays the same stream for the same seed and differs for another', () => {
     const a = new Prng(1);

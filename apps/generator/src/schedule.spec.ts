@@ -1,5 +1,7 @@
 import { Schedule } from './schedule';
 
+jest.setTimeout(60_000);
+
 describe('Schedule', () => {
   it('spaces slots evenly at a steady rate', () => {
     const s = new Schedule({ rate: 2000, rampTo: null, durationMs: null, count: 10 });

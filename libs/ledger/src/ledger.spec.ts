@@ -11,6 +11,8 @@ import {
 } from '@clickstream/contracts';
 import { LedgerWriter, iterateLedger, readLedger, readLedgerSync, writeLedger } from './index';
 
+jest.setTimeout(60_000);
+
 let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));

@@ -4,6 +4,8 @@ import * as path from 'path';
 import type { RunManifest } from '@clickstream/contracts';
 import { readManifest, runPaths, writeManifest } from './index';
 
+jest.setTimeout(60_000);
+
 let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-'));
