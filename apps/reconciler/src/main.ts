@@ -3,9 +3,10 @@
 import * as fs from 'fs';
 import pino from 'pino';
 import { endOffsets, readTopic, type KafkaClientOptions } from '@clickstream/kafka-tx';
-import { iterateLedgerBatches, readManifest } from '@clickstream/ledger';
+import { readManifest } from '@clickstream/ledger';
 import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
 import { ConfigError, parseConfig } from './config';
+import { readLedgerIndex } from './ledger-columns';
 import { run } from './run';
 
 const EXIT_USAGE = 64;
@@ -35,7 +36,7 @@ async function main(): Promise<number> {
       config,
       logger,
       ledger: {
-        batches: (file) => iterateLedgerBatches(file),
+        index: readLedgerIndex,
         manifest: (file) => (fs.existsSync(file) ? readManifest(file) : null),
       },
       kafka: () => ({

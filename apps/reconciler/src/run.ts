@@ -2,14 +2,14 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { ReconciliationReportSchema, type LedgerRow, type ReconciliationReport, type RunManifest } from '@clickstream/contracts';
+import { ReconciliationReportSchema, type ReconciliationReport, type RunManifest } from '@clickstream/contracts';
 import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
 import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
 import { readKafkaLayer, type TopicSource } from './adapters/kafka';
 import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
-import { LedgerIndexBuilder, type LedgerIndex } from './core/ledger-index';
+import type { LedgerIndex } from './core/ledger-index';
 import { reconcile } from './core/reconcile';
 import { renderTable } from './core/table';
 
@@ -20,9 +20,9 @@ export interface Logger {
   error(o: object, msg?: string): void;
 }
 
-/** How the ledger and manifest of a run are read (@clickstream/ledger in production). */
+/** How the ledger and manifest of a run are read (ledger-columns.ts and @clickstream/ledger in production). */
 export interface LedgerSource {
-  batches(file: string): AsyncIterable<LedgerRow[]>;
+  index(file: string, sizeHint: number): Promise<LedgerIndex>;
   /** Throws when the manifest is invalid; null when there is none. */
   manifest(file: string): RunManifest | null;
 }
@@ -48,19 +48,13 @@ export interface RunResult {
   message: string;
 }
 
-export async function readLedgerIndex(source: LedgerSource, file: string, sizeHint: number): Promise<LedgerIndex> {
-  const builder = new LedgerIndexBuilder(sizeHint);
-  for await (const rows of source.batches(file)) for (const row of rows) builder.add(row);
-  return builder.finish();
-}
-
 export async function run(deps: RunDeps): Promise<RunResult> {
   const started = Date.now();
   const { config, logger } = deps;
   const manifest = deps.ledger.manifest(path.join(config.runDir, 'manifest.json'));
   if (manifest === null) logger.warn({ runDir: config.runDir }, 'no manifest: the ledger cannot be cross-checked against it');
   const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? 'ledger.arrow'));
-  const ledger = await readLedgerIndex(deps.ledger, ledgerFile, (manifest?.counts.sends ?? 0) + 1);
+  const ledger = await deps.ledger.index(ledgerFile, (manifest?.counts.sends ?? 0) + 1);
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
   logger.info({ runId, rows: ledger.rows, ms: Date.now() - started }, 'ledger read');
 

@@ -9,9 +9,10 @@ import * as path from 'path';
 import { promisify } from 'util';
 import { ReconciliationReportSchema, type LayerReport, type ReconciliationReport } from '@clickstream/contracts';
 import { endOffsets, readTopic } from '@clickstream/kafka-tx';
-import { iterateLedgerBatches, readManifest } from '@clickstream/ledger';
+import { readManifest } from '@clickstream/ledger';
 import * as fs from 'fs';
 import { parseConfig } from '../src/config';
+import { readLedgerIndex } from '../src/ledger-columns';
 import { run } from '../src/run';
 import { BOOTSTRAP, CLICKHOUSE_URL, createSyntheticRun, quietLogger, recordOf, type SyntheticRun } from './synthetic-run';
 
@@ -38,7 +39,7 @@ async function reconcileNow(s: SyntheticRun): Promise<ReconciliationReport> {
   const result = await run({
     config,
     logger: quietLogger,
-    ledger: { batches: (f) => iterateLedgerBatches(f), manifest: (f) => readManifest(f) },
+    ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
     kafka: () => ({
       endOffsets: (t) => endOffsets(client, t, 'read_committed'),
       readTopic: (t) => readTopic({ ...client, topic: t, isolation: 'read_committed' }),

@@ -1,8 +1,8 @@
 /** Kafka layer adapter: reads a topic read_committed up to the end offsets taken at the start and keeps this run's records by header. */
 
-import { HEADERS, parseSeqHeader } from '@clickstream/contracts';
+import { HEADERS } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import { SeqList, toIndexSeq, type LayerRead } from '../core/contents';
+import { seqFromHeader, SeqList, type LayerRead } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
 
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
@@ -39,7 +39,7 @@ export function extractRun(records: readonly InRecord[], o: Omit<KafkaLayerOptio
       foreign++;
       continue;
     }
-    seqs.push(toIndexSeq(parseSeqHeader(r.headers[HEADERS.seq])));
+    seqs.push(seqFromHeader(r.headers[HEADERS.seq]));
     if (reasons !== undefined) {
       const reason = r.headers[HEADERS.reason];
       reasons.push(reason === undefined ? null : reason.toString('utf8'));

@@ -49,3 +49,24 @@ export function toIndexSeq(value: number | bigint | null | undefined): number {
   if (!Number.isInteger(value) || value < 0) return NO_SEQ;
   return value >= SEQ_OUT_OF_RANGE ? SEQ_OUT_OF_RANGE : value;
 }
+
+/**
+ * The cs-seq header as an index seq, byte by byte: the same acceptance as parseSeqHeader of
+ * @clickstream/contracts (canonical decimal, "0" or no leading zero, at most 16 digits, safe
+ * integer) without a string per record; the spec checks the two agree.
+ */
+export function seqFromHeader(value: Buffer | undefined): number {
+  if (value === undefined) return NO_SEQ;
+  const len = value.length;
+  if (len === 0 || len > 16) return NO_SEQ;
+  const first = value[0] as number;
+  if (first === 48) return len === 1 ? 0 : NO_SEQ;
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const c = value[i] as number;
+    if (c < 48 || c > 57) return NO_SEQ;
+    n = n * 10 + (c - 48);
+  }
+  if (!Number.isSafeInteger(n)) return NO_SEQ;
+  return n >= SEQ_OUT_OF_RANGE ? SEQ_OUT_OF_RANGE : n;
+}

@@ -51,6 +51,7 @@ export class LedgerIndexBuilder {
   private readonly problems: string[] = [];
   private duplicateSeqs = 0;
   private otherRunIds = 0;
+  private badSeqs = 0;
 
   constructor(sizeHint = 1024) {
     this.capacity = Math.max(16, sizeHint);
@@ -62,12 +63,24 @@ export class LedgerIndexBuilder {
   }
 
   add(row: LedgerRow): void {
+    this.addSend(
+      row.run_id,
+      row.seq,
+      DELIVERY[row.delivery],
+      FATE[row.expected_fate],
+      reasonIndex(row.expected_reason),
+      row.fault === 'duplicate' && row.duplicate_of !== null ? row.duplicate_of : -1,
+      row.event_id,
+    );
+  }
+
+  /** The facts of one send as primitives, so a columnar reader feeds the index without an object per row. */
+  addSend(runId: string, seq: number, delivery: number, fate: number, reason: number, duplicateOf: number, eventId: string | null): void {
     this.rows++;
-    if (this.runId === null) this.runId = row.run_id;
-    else if (row.run_id !== this.runId) this.otherRunIds++;
-    const seq = row.seq;
-    if (seq >= 0x7fffffff) {
-      this.problems.push(`seq ${seq} is too large to index`);
+    if (this.runId === null) this.runId = runId;
+    else if (runId !== this.runId) this.otherRunIds++;
+    if (!Number.isInteger(seq) || seq < 0 || seq >= 0x7fffffff) {
+      this.badSeqs++;
       return;
     }
     if (seq >= this.capacity) this.grow(seq + 1);
@@ -76,16 +89,17 @@ export class LedgerIndexBuilder {
       return;
     }
     this.known[seq] = 1;
-    this.delivery[seq] = DELIVERY[row.delivery];
-    this.fate[seq] = FATE[row.expected_fate];
-    this.reason[seq] = reasonIndex(row.expected_reason);
-    this.duplicateOf[seq] = row.fault === 'duplicate' && row.duplicate_of !== null ? row.duplicate_of : -1;
-    this.eventIds[seq] = row.event_id;
+    this.delivery[seq] = delivery;
+    this.fate[seq] = fate;
+    this.reason[seq] = reason;
+    this.duplicateOf[seq] = duplicateOf;
+    this.eventIds[seq] = eventId;
     if (seq + 1 > this.size) this.size = seq + 1;
   }
 
   finish(): LedgerIndex {
     const size = this.size;
+    if (this.badSeqs > 0) this.problems.push(`ledger has ${this.badSeqs} row(s) whose seq cannot be indexed (expected an integer in [0, 2^31-1))`);
     if (this.duplicateSeqs > 0) this.problems.push(`ledger has ${this.duplicateSeqs} row(s) whose seq was already seen`);
     if (this.otherRunIds > 0) this.problems.push(`ledger has ${this.otherRunIds} row(s) of a run other than ${this.runId}`);
     const canonical = resolveCanonical(this.known.subarray(0, size), this.duplicateOf.subarray(0, size), this.problems);

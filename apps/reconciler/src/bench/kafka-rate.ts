@@ -1,0 +1,47 @@
+/** Kafka read rate as the reconciler reads (readTopic read_committed + header extraction), on a temporary topic. */
+
+import { HEADERS } from '@clickstream/contracts';
+import { createIdempotentProducer, createTopics, deleteTopics, readTopic, type OutRecord } from '@clickstream/kafka-tx';
+import { extractRun } from '../adapters/kafka';
+
+const noop = (): void => undefined;
+const logger = { debug: noop, info: noop, warn: noop, error: noop };
+
+export async function kafkaReadRate(bootstrap: string, n: number): Promise<Record<string, number | string>> {
+  const topic = `reconciler-bench-${Date.now().toString(36)}`;
+  const client = { bootstrap, clientId: `reconciler-bench-${process.pid}`, logger };
+  await createTopics(client, [{ topic, partitions: 6 }]);
+  try {
+    const producer = await createIdempotentProducer(client);
+    // Values of a typical event's size, so the read moves realistic bytes.
+    const value = Buffer.alloc(180, 1);
+    let t = Date.now();
+    for (let start = 0; start < n; start += 20_000) {
+      const batch: OutRecord[] = [];
+      for (let seq = start; seq < Math.min(n, start + 20_000); seq++) {
+        batch.push({ topic, key: `s-${seq % 997}`, value, headers: { [HEADERS.seq]: String(seq), [HEADERS.runId]: 'bench' } });
+      }
+      const reports = await producer.send(batch);
+      const bad = reports.find((r) => !r.ok);
+      if (bad !== undefined) throw new Error(`produce failed: ${bad.error}`);
+    }
+    await producer.close();
+    const produceMs = Date.now() - t;
+    t = Date.now();
+    const records = await readTopic({ ...client, topic, isolation: 'read_committed' });
+    const readMs = Date.now() - t;
+    const ends = new Map([0, 1, 2, 3, 4, 5].map((p) => [p, Number.MAX_SAFE_INTEGER]));
+    const seqs = extractRun(records, { kind: 'raw', runId: 'bench', ends }).contents.seqs.length;
+    if (seqs !== n) throw new Error(`read ${seqs} of ${n} records`);
+    return {
+      topic_partitions: 6,
+      records: n,
+      produce_ms: produceMs,
+      read_ms: readMs,
+      read_records_per_s: Math.round(n / (readMs / 1000)),
+      read_ms_per_million: Math.round((readMs / n) * 1e6),
+    };
+  } finally {
+    await deleteTopics(client, [topic]).catch(noop);
+  }
+}
