@@ -1,6 +1,20 @@
 /** The clean job against the real stack: every distinct event exactly once in events.clean and in Iceberg, byte for byte, also across a cancel and a resume from the retained checkpoint. */
 
-import { readAll, cancelJob, compareClean, createRunTopics, dropRun, freshRun, produce, seedValid, sleep, submitClean, summarize, waitFor, type CleanRun } from './harness';
+import {
+  readAll,
+  cancelJob,
+  compareClean,
+  createRunTopics,
+  dropRun,
+  freshRun,
+  produce,
+  seedValid,
+  sleep,
+  submitClean,
+  summarize,
+  waitFor,
+  type CleanRun,
+} from './harness';
 import { readCurrentSnapshot } from './iceberg';
 
 const run: CleanRun = freshRun('exact');
@@ -11,9 +25,15 @@ function readClean(isolation: 'read_committed' | 'read_uncommitted' = 'read_comm
 
 /** Waits until events.clean holds at least `n` distinct seqs and the Iceberg snapshot at least `n` rows. */
 async function waitForOutputs(n: number): Promise<void> {
-  const distinctSeqs = async () => new Set((await readClean()).map((r) => r.headers['cs-seq']?.toString())).size;
+  const distinctSeqs = async () =>
+    new Set((await readClean()).map((r) => r.headers['cs-seq']?.toString())).size;
   await waitFor(`${n} distinct events in ${run.clean}`, distinctSeqs, (c) => c >= n, 180000);
-  await waitFor(`${n} rows in Iceberg ${run.icebergTable}`, () => readCurrentSnapshot(run.tableDir), (s) => (s?.summaryTotalRecords ?? 0) >= n, 120000);
+  await waitFor(
+    `${n} rows in Iceberg ${run.icebergTable}`,
+    () => readCurrentSnapshot(run.tableDir),
+    (s) => (s?.summaryTotalRecords ?? 0) >= n,
+    120000,
+  );
 }
 
 beforeAll(async () => {
@@ -46,7 +66,16 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   await sleep(12000);
 
   const evidence = compareClean(all, await readClean());
-  expect(summarize(evidence)).toEqual(summarize({ expected: all.size, observed: all.size, missing: [], duplicated: [], unexpected: [], altered: [] }));
+  expect(summarize(evidence)).toEqual(
+    summarize({
+      expected: all.size,
+      observed: all.size,
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+      altered: [],
+    }),
+  );
 
   const snapshot = await readCurrentSnapshot(run.tableDir);
   expect(snapshot).not.toBeNull();

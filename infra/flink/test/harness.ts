@@ -7,11 +7,20 @@ import * as path from 'path';
 import { promisify } from 'util';
 import pino from 'pino';
 import { EVENT_TYPES, HEADERS, encodeEvent, type ClickEvent } from '@clickstream/contracts';
-import { createIdempotentProducer, createTopics, deleteTopics, readTopic, type InRecord, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
+import {
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  type InRecord,
+  type KafkaClientOptions,
+  type OutRecord,
+} from '@clickstream/kafka-tx';
 
 const run = promisify(execFile);
 
-export const BOOTSTRAP = process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP =
+  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
 export const FLINK_REST = process.env.FLINK_REST ?? 'http://127.0.0.1:8081';
 export const PARTITIONS = 6;
 
@@ -60,7 +69,12 @@ export function freshRun(label: string): CleanRun {
 }
 
 export async function createRunTopics(r: CleanRun): Promise<void> {
-  await retry('creating topics', () => createTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean].map((topic) => ({ topic, partitions: PARTITIONS }))));
+  await retry('creating topics', () =>
+    createTopics(
+      clusterOptions('flink-test-admin'),
+      [r.valid, r.clean].map((topic) => ({ topic, partitions: PARTITIONS })),
+    ),
+  );
 }
 
 /** Seeded PRNG (mulberry32): the same seed gives the same events, duplicates and order. */
@@ -75,7 +89,12 @@ export function prng(seed: number): () => number {
   };
 }
 
-export function sampleEvent(seq: number, runId: string, now: number, rand: () => number): ClickEvent {
+export function sampleEvent(
+  seq: number,
+  runId: string,
+  now: number,
+  rand: () => number,
+): ClickEvent {
   const type = EVENT_TYPES[seq % EVENT_TYPES.length] as ClickEvent['event_type'];
   const withProduct = type !== 'page_view';
   return {
@@ -107,7 +126,15 @@ export interface Seeded {
  * `count` distinct events from seq `firstSeq`; about `dupRate` of them are sent again, byte for byte, 1 to 3 more
  * times, up to `maxDupDistance` sends later (so copies straddle checkpoints), on any partition.
  */
-export function seedValid(topic: string, runId: string, seed: number, firstSeq: number, count: number, dupRate = 0.2, maxDupDistance = 500): Seeded {
+export function seedValid(
+  topic: string,
+  runId: string,
+  seed: number,
+  firstSeq: number,
+  count: number,
+  dupRate = 0.2,
+  maxDupDistance = 500,
+): Seeded {
   const rand = prng(seed);
   const distinct = new Map<number, OutRecord>();
   const sends: OutRecord[] = [];
@@ -127,7 +154,10 @@ export function seedValid(topic: string, runId: string, seed: number, firstSeq: 
     if (rand() < dupRate) {
       const copies = 1 + Math.floor(rand() * 3);
       for (let c = 0; c < copies; c++) {
-        later.push({ at: sends.length + Math.floor(rand() * maxDupDistance), record: { ...record, partition: Math.floor(rand() * PARTITIONS) } });
+        later.push({
+          at: sends.length + Math.floor(rand() * maxDupDistance),
+          record: { ...record, partition: Math.floor(rand() * PARTITIONS) },
+        });
       }
     }
     for (let i = later.length - 1; i >= 0; i--) {
@@ -149,7 +179,8 @@ export async function produce(records: OutRecord[], chunk = 2000): Promise<void>
     for (let i = 0; i < records.length; i += chunk) {
       const reports = await producer.send(records.slice(i, i + chunk));
       const failed = reports.filter((r) => !r.ok);
-      if (failed.length > 0) throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
+      if (failed.length > 0)
+        throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
     }
   } finally {
     await producer.close();
@@ -159,9 +190,21 @@ export async function produce(records: OutRecord[], chunk = 2000): Promise<void>
 /** Submits the clean job for this run through infra/flink/submit.sh (REST only); resolves to the job id. */
 export async function submitClean(r: CleanRun, extraArgs: string[] = []): Promise<string> {
   const args = [
-    path.join(repoRoot(), 'infra/flink/submit.sh'), 'clean',
-    '--job-name', r.jobName, '--valid-topic', r.valid, '--clean-topic', r.clean, '--iceberg-table', r.icebergTable,
-    '--parallelism', process.env.FLINK_TEST_PARALLELISM ?? '1', '--starting-offsets', 'earliest', ...extraArgs,
+    path.join(repoRoot(), 'infra/flink/submit.sh'),
+    'clean',
+    '--job-name',
+    r.jobName,
+    '--valid-topic',
+    r.valid,
+    '--clean-topic',
+    r.clean,
+    '--iceberg-table',
+    r.icebergTable,
+    '--parallelism',
+    process.env.FLINK_TEST_PARALLELISM ?? '1',
+    '--starting-offsets',
+    'earliest',
+    ...extraArgs,
   ];
   const { stdout } = await run('bash', args, { timeout: 300000 });
   const jobId = stdout.trim().split('\n').pop() ?? '';
@@ -171,7 +214,9 @@ export async function submitClean(r: CleanRun, extraArgs: string[] = []): Promis
 
 /** Cancels every live job of this run (checkpoints are retained on cancel) and waits until they have ended. */
 export async function cancelJob(jobName: string): Promise<void> {
-  await run('bash', [path.join(repoRoot(), 'infra/flink/submit.sh'), '--cancel', jobName], { timeout: 180000 });
+  await run('bash', [path.join(repoRoot(), 'infra/flink/submit.sh'), '--cancel', jobName], {
+    timeout: 180000,
+  });
 }
 
 export async function jobState(jobId: string): Promise<string> {
@@ -182,7 +227,9 @@ export async function jobState(jobId: string): Promise<string> {
 
 /** Deletes the run's topics, Iceberg table directory and checkpoints. */
 export async function dropRun(r: CleanRun): Promise<void> {
-  await retry('deleting topics', () => deleteTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean]));
+  await retry('deleting topics', () =>
+    deleteTopics(clusterOptions('flink-test-admin'), [r.valid, r.clean]),
+  );
   fs.rmSync(r.tableDir, { recursive: true, force: true });
   fs.rmSync(r.checkpointDir, { recursive: true, force: true });
 }
@@ -192,7 +239,13 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `probe` until `done` holds for its value; returns the last value, or throws after timeoutMs. */
-export async function waitFor<T>(what: string, probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number, everyMs = 2000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs: number,
+  everyMs = 2000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let error: unknown;
@@ -205,11 +258,18 @@ export async function waitFor<T>(what: string, probe: () => Promise<T>, done: (v
     }
     await sleep(everyMs);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value ${JSON.stringify(last)}, last error ${String(error)}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}; last value ${JSON.stringify(last)}, last error ${String(error)}`,
+  );
 }
 
 /** Retries `f` on errors (a broker restarted by another test makes an admin call time out now and then). */
-export async function retry<T>(what: string, f: () => Promise<T>, attempts = 6, delayMs = 5000): Promise<T> {
+export async function retry<T>(
+  what: string,
+  f: () => Promise<T>,
+  attempts = 6,
+  delayMs = 5000,
+): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await f();
@@ -221,8 +281,13 @@ export async function retry<T>(what: string, f: () => Promise<T>, attempts = 6, 
 }
 
 /** Every record of a topic up to its end offsets, retried on errors. */
-export function readAll(topic: string, isolation: 'read_committed' | 'read_uncommitted'): Promise<InRecord[]> {
-  return retry(`reading ${topic} (${isolation})`, () => readTopic({ ...clusterOptions('flink-test-reader'), topic, isolation }));
+export function readAll(
+  topic: string,
+  isolation: 'read_committed' | 'read_uncommitted',
+): Promise<InRecord[]> {
+  return retry(`reading ${topic} (${isolation})`, () =>
+    readTopic({ ...clusterOptions('flink-test-reader'), topic, isolation }),
+  );
 }
 
 /** Evidence of how events.clean differs from the distinct events: a pure function of the two. */
@@ -256,7 +321,14 @@ export function compareClean(distinct: Map<number, OutRecord>, records: InRecord
   }
   const missing = [...distinct.keys()].filter((s) => !counts.has(s));
   const duplicated = [...counts].filter(([, n]) => n > 1).map(([s]) => s);
-  return { expected: distinct.size, observed: records.length, missing, duplicated, unexpected, altered };
+  return {
+    expected: distinct.size,
+    observed: records.length,
+    missing,
+    duplicated,
+    unexpected,
+    altered,
+  };
 }
 
 /** The first few of each kind, for a readable failure message. */

@@ -51,7 +51,9 @@ const BIG_LONG = types.LongType.__with({
 function readAvro(file: string): Promise<Record<string, unknown>[]> {
   return new Promise((resolve, reject) => {
     const rows: Record<string, unknown>[] = [];
-    createFileDecoder(file, { parseHook: (schema) => Type.forSchema(schema, { registry: { long: BIG_LONG } }) })
+    createFileDecoder(file, {
+      parseHook: (schema) => Type.forSchema(schema, { registry: { long: BIG_LONG } }),
+    })
       .on('data', (r: Record<string, unknown>) => rows.push(r))
       .on('end', () => resolve(rows))
       .on('error', reject);
@@ -63,11 +65,14 @@ export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnap
   const metaDir = path.join(tableDir, 'metadata');
   const version = fs.readFileSync(path.join(metaDir, 'version-hint.text'), 'utf8').trim();
   const text = fs.readFileSync(path.join(metaDir, `v${version}.metadata.json`), 'utf8');
-  const meta = JSON.parse(text.replace(/("(?:current-)?snapshot-id"\s*:\s*)(-?\d+)/g, '$1"$2"')) as TableMetadata;
+  const meta = JSON.parse(
+    text.replace(/("(?:current-)?snapshot-id"\s*:\s*)(-?\d+)/g, '$1"$2"'),
+  ) as TableMetadata;
   const currentId = meta['current-snapshot-id'];
   if (currentId === null || currentId === '-1') return null;
   const snapshot = meta.snapshots?.find((s) => s['snapshot-id'] === currentId);
-  if (!snapshot) throw new Error(`current snapshot ${currentId} not in ${metaDir}/v${version}.metadata.json`);
+  if (!snapshot)
+    throw new Error(`current snapshot ${currentId} not in ${metaDir}/v${version}.metadata.json`);
 
   let manifestRecords = 0;
   let dataFiles = 0;

@@ -4,7 +4,23 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
-import { cancelJob, readAll, compareClean, createRunTopics, dropRun, freshRun, produce, repoRoot, seedValid, sleep, submitClean, summarize, waitFor, jobState, type CleanRun } from './harness';
+import {
+  cancelJob,
+  readAll,
+  compareClean,
+  createRunTopics,
+  dropRun,
+  freshRun,
+  produce,
+  repoRoot,
+  seedValid,
+  sleep,
+  submitClean,
+  summarize,
+  waitFor,
+  jobState,
+  type CleanRun,
+} from './harness';
 import { readCurrentSnapshot } from './iceberg';
 
 const exec = promisify(execFile);
@@ -53,7 +69,13 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
     if (i === killAt) {
       killedPid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
       process.kill(killedPid, 'SIGKILL');
-      await waitFor('the TaskManager to die', async () => isAlive(killedPid), (alive) => !alive, 30000, 200);
+      await waitFor(
+        'the TaskManager to die',
+        async () => isAlive(killedPid),
+        (alive) => !alive,
+        30000,
+        200,
+      );
       await sleep(3000);
       await stackUp();
     }
@@ -62,17 +84,37 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
   }
   expect(killedPid).toBeGreaterThan(0);
 
-  await waitFor(`job ${jobId} RUNNING again`, () => jobState(jobId), (s) => s === 'RUNNING', 300000);
+  await waitFor(
+    `job ${jobId} RUNNING again`,
+    () => jobState(jobId),
+    (s) => s === 'RUNNING',
+    300000,
+  );
   const n = seeded.distinct.size;
-  const distinctSeqs = async () => new Set((await readClean('read_committed')).map((r) => r.headers['cs-seq']?.toString())).size;
+  const distinctSeqs = async () =>
+    new Set((await readClean('read_committed')).map((r) => r.headers['cs-seq']?.toString())).size;
   await waitFor(`${n} distinct events in ${run.clean}`, distinctSeqs, (c) => c >= n, 300000);
-  await waitFor(`${n} rows in Iceberg`, () => readCurrentSnapshot(run.tableDir), (s) => (s?.summaryTotalRecords ?? 0) >= n, 180000);
+  await waitFor(
+    `${n} rows in Iceberg`,
+    () => readCurrentSnapshot(run.tableDir),
+    (s) => (s?.summaryTotalRecords ?? 0) >= n,
+    180000,
+  );
   await sleep(12000);
 
   const committed = await readClean('read_committed');
   const uncommitted = await readClean('read_uncommitted');
   const evidence = compareClean(seeded.distinct, committed);
-  expect(summarize(evidence)).toEqual(summarize({ expected: n, observed: n, missing: [], duplicated: [], unexpected: [], altered: [] }));
+  expect(summarize(evidence)).toEqual(
+    summarize({
+      expected: n,
+      observed: n,
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+      altered: [],
+    }),
+  );
   const snapshot = await readCurrentSnapshot(run.tableDir);
   expect(snapshot?.summaryTotalRecords).toBe(n);
   expect(snapshot?.manifestRecords).toBe(n);
