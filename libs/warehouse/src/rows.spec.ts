@@ -116,9 +116,20 @@ describe('toEventRow seq', () => {
   it('takes the send seq from the header over the payload seq (duplicates repeat the payload)', () => {
     const { toEventRow } = jest.requireActual<typeof import('./rows')>('./rows');
     const event = {
-      event_id: '3f1c1f8e-5a4b-4c39-9d39-2a0f7d4d6a11', seq: 10, run_id: 'r', event_type: 'page_view' as const,
-      event_time: 1, session_id: 's', user_id: null, page: '/', product_id: null, quantity: null,
-      amount_cents: null, currency: null, device: null, ingest_time: 2,
+      event_id: '3f1c1f8e-5a4b-4c39-9d39-2a0f7d4d6a11',
+      seq: 10,
+      run_id: 'r',
+      event_type: 'page_view' as const,
+      event_time: 1,
+      session_id: 's',
+      user_id: null,
+      page: '/',
+      product_id: null,
+      quantity: null,
+      amount_cents: null,
+      currency: null,
+      device: null,
+      ingest_time: 2,
     };
     const meta = { topic: 't', partition: 0, offset: 5, timestamp: 2 };
     expect(toEventRow(event, { ...meta, headerSeq: 99 }, 3).seq).toBe(99);
