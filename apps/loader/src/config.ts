@@ -1,6 +1,6 @@
 /** Loader configuration: parsed once from flags and environment (flags win), failing fast with the key, the value and what was expected. */
 import { z } from 'zod';
-import { DDL_DIR, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
+import { DDL_DIR, DEFAULT_DATABASE, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
 
 /** "valid=events.valid,clean=events.clean,dlq=events.dlq": which topic feeds which table; a role left out is not loaded. */
 const TopicsSchema = z.string().transform((text, ctx) => {
@@ -88,7 +88,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   const raw: Record<string, string | undefined> = {
     bootstrap: env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
     clickhouseUrl: env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123',
-    database: env.LOADER_DATABASE ?? 'clickstream',
+    database: env.LOADER_DATABASE ?? DEFAULT_DATABASE,
     groupId: env.LOADER_GROUP ?? 'clickstream-loader',
     clientId: env.LOADER_CLIENT_ID ?? 'loader',
     topics: env.LOADER_TOPICS ?? 'valid=events.valid,clean=events.clean,dlq=events.dlq',

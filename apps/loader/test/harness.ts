@@ -8,7 +8,7 @@ import {
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
-import { createWarehouse, TABLES, type Warehouse } from '@clickstream/warehouse';
+import { createWarehouse, seqCounts, TABLES, type Warehouse } from '@clickstream/warehouse';
 
 export const BOOTSTRAP =
   process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
@@ -149,17 +149,13 @@ export async function stopLoader(
 }
 
 /** seq -> rows, read exactly (FINAL) or raw (every stored row, before merges). */
-export async function countsBySeq(
+export function countsBySeq(
   wh: Warehouse,
   table: string,
   runId: string,
   final: boolean,
 ): Promise<Map<number, number>> {
-  const rows = await wh.query<{ seq: number; n: number }>(
-    `SELECT seq, count() AS n FROM ${table} ${final ? 'FINAL' : ''} WHERE run_id = {run:String} GROUP BY seq`,
-    { run: runId },
-  );
-  return new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
+  return seqCounts(wh, table, runId, final ? 'final' : 'raw');
 }
 
 /** Missing and duplicated seqs of a table against the expected 0..n-1 (or the given list). */

@@ -17,5 +17,7 @@ export { splitStatements, readDdlDir, assertIdentifier, DDL_DIR } from './ddl';
 export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
+export { seqCounts } from './readers';
+export type { ReadMode } from './readers';
 export { TABLES, TABLE_ROLES, DEFAULT_DATABASE } from './tables';
 export type { TableName, TableRole } from './tables';

@@ -1,4 +1,12 @@
-import { createWarehouse, DDL_DIR, TABLES, toEventRow, toDlqRow, type Warehouse } from '../src';
+import {
+  createWarehouse,
+  DDL_DIR,
+  seqCounts,
+  TABLES,
+  toEventRow,
+  toDlqRow,
+  type Warehouse,
+} from '../src';
 import { HEADERS, type ClickEvent } from '@clickstream/contracts';
 import { CLICKHOUSE_URL, quietLogger, uniqueName } from './helpers';
 
@@ -77,6 +85,32 @@ describe('warehouse against a real ClickHouse', () => {
       { run },
     );
     expect(raw).toEqual([1, 2, 3].map((seq) => ({ seq, n: 2 })));
+    expect([...(await seqCounts(wh, TABLES.valid, run, 'final'))].sort()).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
+    expect([...(await seqCounts(wh, TABLES.valid, run, 'raw'))].sort()).toEqual([
+      [1, 2],
+      [2, 2],
+      [3, 2],
+    ]);
+  });
+
+  it('keeps an event written twice upstream (two offsets) as two rows under FINAL', async () => {
+    const run = uniqueName('run');
+    const e = event(7, run);
+    await wh.insertRows(TABLES.valid, [
+      toEventRow(e, { topic: 't', partition: 0, offset: 10, timestamp: 1_760_000_000_000 }, 1),
+      toEventRow(e, { topic: 't', partition: 0, offset: 11, timestamp: 1_760_000_000_000 }, 1),
+    ]);
+    expect([...(await seqCounts(wh, TABLES.valid, run, 'final'))]).toEqual([[7, 2]]);
+    // The clean table is keyed on the event: the same event loaded from two offsets is one row.
+    await wh.insertRows(TABLES.clean, [
+      toEventRow(e, { topic: 'c', partition: 0, offset: 10, timestamp: 1_760_000_000_000 }, 1),
+      toEventRow(e, { topic: 'c', partition: 0, offset: 11, timestamp: 1_760_000_000_000 }, 2),
+    ]);
+    expect([...(await seqCounts(wh, TABLES.clean, run, 'final'))]).toEqual([[7, 1]]);
   });
 
   it('round-trips nullable columns and dead-letter bytes', async () => {
