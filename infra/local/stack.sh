@@ -33,6 +33,7 @@ cmd_up() {
   local t0 t times=() part
   t0=$(now_ms)
   mkdir -p "$RUN_DIR"
+  reserve_ephemeral_ports $(cut -d= -f2 "$STACK_DIR/ports.env" | grep -E '^[0-9]+$')
   # Each part's duration goes to .run/up-times.json (read by tools/bench-stack).
   for part in kafka clickhouse flink prometheus; do
     t=$(now_ms)
@@ -96,6 +97,7 @@ cmd_kill_node() {
 
 cmd_restart_node() {
   node_arg "${1:-}"
+  reserve_ephemeral_ports "$(kafka_port "$1")" "$(kafka_cport "$1")"
   stop_component "kafka-$1" 30
   kafka_require_jars
   kafka_start "$1"

@@ -11,6 +11,22 @@ kafka_cport() { local v="KAFKA_$1_CONTROLLER_PORT"; printf '%s' "${!v}"; }
 kafka_bootstrap() { printf '127.0.0.1:%s,127.0.0.1:%s,127.0.0.1:%s' "$KAFKA_1_PORT" "$KAFKA_2_PORT" "$KAFKA_3_PORT"; }
 kafka_dir() { printf '%s/kafka/%s' "$RUN_DIR" "$1"; }
 
+# kafka_java SRC [JVM options] -- [program args]: runs a single-file Java program against the Kafka
+# jars, compiled once per source version (the `java File.java` launcher recompiles on every call,
+# which costs seconds on a busy machine).
+kafka_java() {
+  local src=$1 cls dir jvm=(); shift
+  while (($#)) && [[ $1 != -- ]]; do jvm+=("$1"); shift; done
+  (($#)) && shift
+  cls=$(basename "$src" .java)
+  dir="$CACHE_DIR/classes/$cls-$(hash_files "$src")"
+  if [[ ! -f $dir/$cls.class ]]; then
+    mkdir -p "$dir"
+    javac -nowarn -cp "$KAFKA_CP" -d "$dir" "$src" || die "could not compile $src"
+  fi
+  java -cp "$dir:$KAFKA_CP" -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" "${jvm[@]}" "$cls" "$@"
+}
+
 kafka_require_jars() {
   compgen -G "$CACHE_DIR/kafka/kafka_2.13-*.jar" >/dev/null || die "Kafka jars missing in .cache/kafka: run tools/setup"
 }
@@ -72,8 +88,8 @@ kafka_pids() { local n; for n in 1 2 3; do printf '%s,' "$(live_pid "kafka-$n")"
 kafka_topics() {
   local topics; mapfile -t topics < <(grep -v '^\s*#' "$STACK_DIR/topics.txt" | grep -v '^\s*$')
   local out="$RUN_DIR/kafka/topics.log"
-  java -cp "$KAFKA_CP" -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$RUN_DIR/kafka/tools" \
-    "$STACK_DIR/kafka/EnsureTopics.java" "$(kafka_bootstrap)" "$PARTITIONS" 3 "${topics[@]}" >"$out" 2>&1 ||
+  kafka_java "$STACK_DIR/kafka/EnsureTopics.java" -Dkafka.logs.dir="$RUN_DIR/kafka/tools" \
+    -- "$(kafka_bootstrap)" "$PARTITIONS" 3 "${topics[@]}" >"$out" 2>&1 ||
     { tail -n 20 "$out" >&2; die "creating topics failed (log: ${out#"$REPO_ROOT"/})"; }
   log "topics: $(grep -c '^created' "$out") created, $(grep -c '^exists' "$out") existing (partitions=$PARTITIONS, rf=3)"
 }

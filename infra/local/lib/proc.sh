@@ -102,3 +102,33 @@ await_stop() {
   rm -f "$(pid_file "$name")"
   log "stopped $name (pid $pid)"
 }
+
+# Our ports inside the kernel's ephemeral range (39092/39093 with the default 32768-60999) can be
+# taken by a client's outgoing socket: while a node is down, clients retrying 127.0.0.1:39092 can get
+# that very port as their source port (a TCP self-connect) and the node then fails to bind. Reserving
+# them keeps the kernel from handing them out. Not persistent across reboots, hence done on every up.
+reserve_ephemeral_ports() {
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports range lo hi want=() p current
+  read -r lo hi </proc/sys/net/ipv4/ip_local_port_range
+  for p in "$@"; do ((p >= lo && p <= hi)) && want+=("$p"); done
+  ((${#want[@]})) || return 0
+  current=$(<"$f")
+  local missing=()
+  for p in "${want[@]}"; do port_reserved "$p" "$current" || missing+=("$p"); done
+  ((${#missing[@]})) || return 0
+  local IFS=,
+  if ! { printf '%s\n' "${current:+$current,}${missing[*]}" >"$f"; } 2>/dev/null; then
+    warn "cannot reserve ports ${missing[*]} (need root): a restarted node may fail to bind while clients retry"
+  fi
+}
+
+# True when port $1 is in the reserved list $2 ("a,b-c,...").
+port_reserved() {
+  local item IFS=,
+  for item in $2; do
+    if [[ $item == *-* ]]; then ((${item%-*} <= $1 && $1 <= ${item#*-})) && return 0
+    elif [[ $item == "$1" ]]; then return 0; fi
+  done
+  return 1
+}
+
