@@ -6,6 +6,7 @@ describe('gatekeeper binary when a broker dies', () => {
   let topics: RunTopics;
   let gatekeeper: GatekeeperProcess | undefined;
   let killed: number | null = null;
+  let timeline: CounterTimeline | undefined;
 
   beforeAll(async () => {
     topics = freshTopics('broker');
@@ -15,15 +16,18 @@ describe('gatekeeper binary when a broker dies', () => {
   afterAll(async () => {
     // A killed broker is always brought back, whatever happened in the test.
     if (killed !== null) await stackNode('restart-node', killed);
+    await timeline?.stop();
     if (gatekeeper) await gatekeeper.stop(5000);
     await dropRunTopics(topics);
   });
 
   it('keeps valid + dlq an exact partition of raw when the transaction coordinator is SIGKILLed', async () => {
     const fates = new Map<number, Fate>();
-    gatekeeper = new GatekeeperProcess({ topics, instanceId: 'bk' });
+    gatekeeper = new GatekeeperProcess({ topics, instanceId: 'bk', extraArgs: ['--log-level', 'debug'] });
     const g = gatekeeper;
-    const timeline = new CounterTimeline(() => g.metric('gatekeeper_transactions_committed_total'));
+    console.log(`gatekeeper log: ${g.logFile}`);
+    const commits = new CounterTimeline(() => g.metric('gatekeeper_transactions_committed_total'));
+    timeline = commits;
     let loadDone = false;
     const load = (async () => {
       for (let w = 0; w < 40; w++) {
@@ -43,8 +47,8 @@ describe('gatekeeper binary when a broker dies', () => {
     await load;
     expect(loadDone).toBe(true);
     await waitForDrain(topics, 240_000);
-    const stall = timeline.stallAfter(killAt, Date.now());
-    await timeline.stop();
+    const stall = commits.stallAfter(killAt, Date.now());
+    await commits.stop();
     console.log(`killed node ${coordinator} (transaction coordinator of gatekeeper-bk): first commit after ${stall.firstCommitMs} ms, longest commit gap ${stall.longestGapMs} ms`);
     await stackNode('restart-node', coordinator);
     killed = null;
