@@ -26,12 +26,15 @@ describe('loader', () => {
   const database = `loader_it_${id}`;
   const validTopic = `it.loader.valid.${id}`;
   const dlqTopic = `it.loader.dlq.${id}`;
+  // The crash test counts the batches the loader sees, so no other test's records may be in its topic.
+  const crashTopic = `it.loader.crash.${id}`;
   let wh: Warehouse;
 
   beforeAll(async () => {
     await createTopics(kafka, [
       { topic: validTopic, partitions: 3 },
       { topic: dlqTopic, partitions: 2 },
+      { topic: crashTopic, partitions: 3 },
     ]);
     wh = openWarehouse(database);
   });
@@ -39,16 +42,16 @@ describe('loader', () => {
   afterAll(async () => {
     await wh.command(`DROP DATABASE IF EXISTS ${database}`);
     await wh.close();
-    await deleteTopics(kafka, [validTopic, dlqTopic]);
+    await deleteTopics(kafka, [validTopic, dlqTopic, crashTopic]);
   });
 
-  const flags = (group: string): string[] => [
+  const flags = (group: string, topics = `valid=${validTopic},dlq=${dlqTopic}`): string[] => [
     '--database',
     database,
     '--group',
     group,
     '--topics',
-    `valid=${validTopic},dlq=${dlqTopic}`,
+    topics,
     '--flush-ms',
     '250',
   ];
@@ -162,11 +165,11 @@ describe('loader', () => {
       await produceAll(
         expected
           .slice(c * 500, (c + 1) * 500)
-          .map((s) => validRecord(validTopic, makeEvent(run, s))),
+          .map((s) => validRecord(crashTopic, makeEvent(run, s))),
       );
     }
     const crashing = startLoader([
-      ...flags(group),
+      ...flags(group, `valid=${crashTopic}`),
       '--flush-rows',
       '200',
       '--fault',
@@ -179,7 +182,7 @@ describe('loader', () => {
     const loadedBeforeCrash = await totalRows(wh, TABLES.valid, run);
     expect(loadedBeforeCrash).toBeGreaterThan(0);
 
-    const second = startLoader(flags(group));
+    const second = startLoader(flags(group, `valid=${crashTopic}`));
     let raw = 0;
     try {
       await waitFor(
