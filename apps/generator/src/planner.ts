@@ -6,7 +6,9 @@ import {
   timeliness,
   type ClickEvent,
   type EventType,
+  type FaultKind,
   type FaultRatios,
+  type RejectReason,
   type SchemaVersion,
 } from '@clickstream/contracts';
 import {
@@ -18,7 +20,7 @@ import {
   type PoisonFault,
 } from './faults';
 import { PendingDuplicates } from './pending';
-import type { PlannedRow, PlannedSend } from './planned';
+import { plannedRow, type PlannedRow, type PlannedSend } from './planned';
 import {
   CONTRACT_BREAKS,
   badMagicPoison,
@@ -91,15 +93,8 @@ export class Planner {
     const draft = this.shop.next();
     const event = this.toEvent(draft, slot.seq, slot.sendTime - offset);
     const value = encodeEvent(event, draft.version);
-    const row: PlannedRow = {
-      ...this.eventFields(event, draft.version),
-      send_time: slot.sendTime,
-      fault,
-      duplicate_of: null,
-      expected_fate: 'valid',
-      expected_reason: null,
-      expected_timeliness: timeliness(event.event_time, slot.sendTime, this.o.latenessMs),
-    };
+    const row = this.eventRow(event, draft.version, slot.sendTime, fault, 'valid', null);
+    row.expected_timeliness = timeliness(event.event_time, slot.sendTime, this.o.latenessMs);
     const send = this.send(slot, event.session_id, value, row);
 
     const wantsDuplicate = this.faultPrng.chance(this.faults.duplicateProbability);
@@ -125,16 +120,14 @@ export class Planner {
   private duplicate(slot: Slot): PlannedSend {
     const d = this.pending.pop()!;
     const o = d.original;
-    const row: PlannedRow = {
-      ...o,
-      seq: slot.seq,
-      send_time: slot.sendTime,
-      fault: 'duplicate',
-      duplicate_of: d.originalSeq,
-      // Timeliness is judged per send against its own ingest time: a duplicate minutes later is late.
-      expected_timeliness:
-        o.event_time === null ? null : timeliness(o.event_time, slot.sendTime, this.o.latenessMs),
-    };
+    const row = plannedRow(o);
+    row.seq = slot.seq;
+    row.send_time = slot.sendTime;
+    row.fault = 'duplicate';
+    row.duplicate_of = d.originalSeq;
+    // Timeliness is judged per send against its own ingest time: a duplicate minutes later is late.
+    row.expected_timeliness =
+      o.event_time === null ? null : timeliness(o.event_time, slot.sendTime, this.o.latenessMs);
     return this.send(slot, d.key, d.value, row);
   }
 
@@ -168,21 +161,15 @@ export class Planner {
     };
   }
 
-  private eventFields(
+  /** The ledger row of an event send, every field written out (one hidden class for all rows: spreads made them slow). */
+  private eventRow(
     e: ClickEvent,
     version: SchemaVersion | null,
-  ): Pick<
-    PlannedRow,
-    | 'run_id'
-    | 'seq'
-    | 'event_id'
-    | 'event_type'
-    | 'session_id'
-    | 'key'
-    | 'event_time'
-    | 'amount_cents'
-    | 'schema_version'
-  > {
+    sendTime: number,
+    fault: FaultKind,
+    fate: 'valid' | 'poison',
+    reason: RejectReason | null,
+  ): PlannedRow {
     return {
       run_id: this.o.runId,
       seq: e.seq,
@@ -193,6 +180,12 @@ export class Planner {
       event_time: e.event_time,
       amount_cents: e.amount_cents,
       schema_version: version,
+      send_time: sendTime,
+      fault,
+      duplicate_of: null,
+      expected_fate: fate,
+      expected_reason: reason,
+      expected_timeliness: null,
     };
   }
 
@@ -231,16 +224,8 @@ export class Planner {
 
   private poison(fault: PoisonFault, slot: Slot): PlannedSend {
     const p = this.poisonPrng;
-    const base = {
-      send_time: slot.sendTime,
-      fault,
-      duplicate_of: null,
-      expected_fate: 'poison' as const,
-      expected_timeliness: null,
-    };
     if (fault === 'poison_random_bytes') {
       const row: PlannedRow = {
-        ...base,
         run_id: this.o.runId,
         seq: slot.seq,
         event_id: null,
@@ -250,7 +235,12 @@ export class Planner {
         event_time: null,
         amount_cents: null,
         schema_version: null,
+        send_time: slot.sendTime,
+        fault,
+        duplicate_of: null,
+        expected_fate: 'poison',
         expected_reason: 'bad_magic',
+        expected_timeliness: null,
       };
       return this.send(slot, null, randomBytesPoison(p), row);
     }
@@ -263,40 +253,33 @@ export class Planner {
           : slot.sendTime - p.int(0, 250);
       const { event, version } = this.shadowEvent(type, slot.seq, eventTime);
       const broken = breakContract(kind, event, p);
-      const row: PlannedRow = {
-        ...base,
-        ...this.eventFields(broken, version),
-        expected_reason: kind,
-      };
+      const row = this.eventRow(broken, version, slot.sendTime, fault, 'poison', kind);
       return this.send(slot, broken.session_id, encodeEvent(broken, version), row);
     }
-    const { event, version } = this.shadowEvent(
-      p.pick(['page_view', 'product_view'] as const),
-      slot.seq,
-      slot.sendTime - p.int(0, 250),
-    );
+    const type = p.pick(['page_view', 'product_view'] as const);
+    const { event, version } = this.shadowEvent(type, slot.seq, slot.sendTime - p.int(0, 250));
     const encoded = encodeEvent(event, version);
-    const fields = this.eventFields(event, version);
     switch (fault) {
-      case 'poison_truncated':
-        return this.send(slot, event.session_id, truncatedPoison(encoded, p, slot.sendTime), {
-          ...base,
-          ...fields,
-          expected_reason: 'truncated',
-        });
-      case 'poison_unknown_fingerprint':
-        return this.send(slot, event.session_id, unknownFingerprintPoison(encoded, p), {
-          ...base,
-          ...fields,
-          schema_version: null,
-          expected_reason: 'unknown_fingerprint',
-        });
-      case 'poison_bad_magic':
-        return this.send(slot, event.session_id, badMagicPoison(encoded, p), {
-          ...base,
-          ...fields,
-          expected_reason: 'bad_magic',
-        });
+      case 'poison_truncated': {
+        const row = this.eventRow(event, version, slot.sendTime, fault, 'poison', 'truncated');
+        return this.send(slot, event.session_id, truncatedPoison(encoded, p, slot.sendTime), row);
+      }
+      case 'poison_unknown_fingerprint': {
+        // No released schema wrote these bytes, so the ledger names none.
+        const row = this.eventRow(
+          event,
+          null,
+          slot.sendTime,
+          fault,
+          'poison',
+          'unknown_fingerprint',
+        );
+        return this.send(slot, event.session_id, unknownFingerprintPoison(encoded, p), row);
+      }
+      case 'poison_bad_magic': {
+        const row = this.eventRow(event, version, slot.sendTime, fault, 'poison', 'bad_magic');
+        return this.send(slot, event.session_id, badMagicPoison(encoded, p), row);
+      }
     }
   }
 

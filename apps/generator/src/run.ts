@@ -8,7 +8,7 @@ import {
   type RunManifest,
 } from '@clickstream/contracts';
 import { LedgerWriter, runPaths, writeManifest, type RunPaths } from '@clickstream/ledger';
-import type { PlannedSend } from './planned';
+import { ledgerRow, type PlannedSend } from './planned';
 import { Planner } from './planner';
 import { Schedule } from './schedule';
 import type { Sink, SinkOutcome } from './sink';
@@ -105,13 +105,7 @@ class Books {
         offset: null,
         error: 'sink returned no outcome',
       };
-      const row: LedgerRow = {
-        ...s.row,
-        delivery: o.delivery,
-        partition: o.partition,
-        offset: o.offset,
-        delivery_error: o.error,
-      };
+      const row = ledgerRow(s.row, o);
       this.ledger.append(row);
       this.sends++;
       this.byFault[row.fault]++;

@@ -111,11 +111,8 @@ function validity(rows: readonly LedgerRow[], name: Key): { bitmap: Uint8Array; 
 
 function columnData(c: Column, rows: readonly LedgerRow[]): Data {
   const length = rows.length;
-  if (c.kind === 'utf8') {
-    const values = rows.map((r) => r[c.name] as string | null);
-    return vectorFromArray(values, new Utf8()).data[0] as Data;
-  }
   const { bitmap, nulls } = validity(rows, c.name);
+  if (c.kind === 'utf8') return utf8Data(rows, c.name, nulls > 0 ? bitmap : undefined, nulls);
   const nullCount = nulls;
   const nullBitmap = nulls > 0 ? bitmap : undefined;
   if (c.kind === 'dict') {
@@ -152,6 +149,30 @@ function columnData(c: Column, rows: readonly LedgerRow[]): Data {
   if (c.kind === 'int64')
     return makeData({ type: new Int64(), length, nullCount, nullBitmap, data });
   return makeData({ type: new TimestampMillisecond(), length, nullCount, nullBitmap, data });
+}
+
+/** A utf8 column written straight into one buffer (apache-arrow's builder was a fifth of the generator's CPU). */
+function utf8Data(
+  rows: readonly LedgerRow[],
+  name: Key,
+  nullBitmap: Uint8Array | undefined,
+  nullCount: number,
+): Data {
+  const length = rows.length;
+  const valueOffsets = new Int32Array(length + 1);
+  let total = 0;
+  for (let i = 0; i < length; i++) {
+    const v = rows[i]![name] as string | null;
+    if (v !== null) total += Buffer.byteLength(v, 'utf8');
+    valueOffsets[i + 1] = total;
+  }
+  const data = new Uint8Array(total);
+  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let i = 0; i < length; i++) {
+    const v = rows[i]![name] as string | null;
+    if (v !== null) view.write(v, valueOffsets[i]!, 'utf8');
+  }
+  return makeData({ type: new Utf8(), length, nullCount, nullBitmap, valueOffsets, data });
 }
 
 /** One record batch of the given rows (rows must already be valid LedgerRows). */
