@@ -4,7 +4,6 @@ import {
   FAULT_KINDS,
   type FaultKind,
   type FaultRatios,
-  type LedgerRow,
   type RunManifest,
 } from '@clickstream/contracts';
 import { LedgerWriter, runPaths, writeManifest, type RunPaths } from '@clickstream/ledger';
