@@ -1,5 +1,6 @@
 /** Benchmark: events/s of one gatekeeper instance draining a pre-filled raw topic, and its CPU per 1,000 events/s. Writes results/bench/gatekeeper-throughput.json. */
 
+import * as os from 'os';
 import { committedLag } from '@clickstream/kafka-tx';
 import { GatekeeperProcess, clusterOptions, createRunTopics, dropRunTopics, freshTopics, sleep } from '../test/harness';
 import { cpuSeconds, fillRaw, flag, writeResult } from './common';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     const fillMs = Date.now() - fillStart;
     console.log(`filled ${records} records in ${fillMs} ms`);
 
+    const loadAvgAtStart = os.loadavg()[0];
     const spawnedAt = Date.now();
     const g = new GatekeeperProcess({ topics, instanceId: 'bench', extraArgs: ['--batch-records', String(batchRecords)] });
     let firstCommitAt: number | null = null;
@@ -49,8 +51,9 @@ async function main(): Promise<void> {
     const eventsPerSec = records / (processingMs / 1000);
     const cores = (cpuTotal - cpuAtFirstCommit) / (processingMs / 1000);
     const result = {
-      command: 'npx nx run gatekeeper:bench (bench/throughput.ts)',
+      command: `npx nx run gatekeeper:bench-throughput -- --records ${records} --batch-records ${batchRecords}`,
       records,
+      loadAvgAtStart,
       poisonEvery,
       batchRecords,
       fillMs,
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
       note: 'processing window = first committed transaction to committed lag 0 (polled every 250 ms); the lag poll resolution bounds the error',
     };
     console.log(JSON.stringify(result, null, 2));
-    console.log(`wrote ${writeResult('gatekeeper-throughput', result)}`);
+    console.log(`wrote ${writeResult(batchRecords === 500 ? 'gatekeeper-throughput' : `gatekeeper-throughput-b${batchRecords}`, result)}`);
   } finally {
     await dropRunTopics(topics);
   }
