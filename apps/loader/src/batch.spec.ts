@@ -58,6 +58,15 @@ describe('toTableBatch', () => {
     expect(batch.rejects).toEqual([]);
   });
 
+  it("takes a row's seq from the cs-seq header (a generator duplicate repeats the payload seq)", () => {
+    const batch = toTableBatch(
+      [record('v', 20, encodeEvent(event(1)), { [HEADERS.seq]: Buffer.from('42') })],
+      roles,
+      NOW,
+    );
+    expect(batch.valid.map((r) => [r.seq, r.event_id])).toEqual([[42, event(1).event_id]]);
+  });
+
   it('keeps an undecodable valid record as a reject instead of dropping it', () => {
     const batch = toTableBatch(
       [record('v', 5, Buffer.from([0x00, 0x01]), { [HEADERS.seq]: Buffer.from('8') })],
