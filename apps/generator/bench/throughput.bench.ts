@@ -22,7 +22,7 @@ import { drySink } from '../src/sink';
 
 const out = process.argv[2] ?? 'results/bench/generator.json';
 const seconds = Number(process.argv[3] ?? '20');
-const rates = (process.argv[4] ?? '2000,5000,10000,20000').split(',').map(Number);
+const rates = (process.argv[4] ?? '2000,5000,10000,20000,40000').split(',').map(Number);
 const bootstrap =
   process.env['GENERATOR_BOOTSTRAP'] ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

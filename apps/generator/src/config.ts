@@ -154,8 +154,8 @@ const OPTIONS = {
   maxInFlight: {
     flag: '--max-in-flight',
     env: 'GENERATOR_MAX_IN_FLIGHT',
-    default: '16',
-    help: 'most producer calls awaiting delivery reports',
+    default: '50000',
+    help: 'most records awaiting their delivery report (beyond it the generator waits, and falls behind loudly)',
   },
   behindMs: {
     flag: '--behind-threshold-ms',
@@ -242,7 +242,7 @@ const ConfigSchema = z.object({
   sessions: intIn(1, 1_000_000).optional(),
   resultsDir: z.string().min(1, 'a directory'),
   maxBatch: intIn(1, 100_000),
-  maxInFlight: intIn(1, 10_000),
+  maxInFlight: intIn(1, 10_000_000),
   behindMs: intIn(0, 3_600_000),
   logLevel: z.enum(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],

@@ -99,6 +99,29 @@ describe('a live run', () => {
     expect([m.counts.sends, m.counts.acked, m.counts.failed]).toEqual([1000, 900, 100]);
   });
 
+  it('books every record of a sink call that rejects as failed, never dropping one', async () => {
+    const time = fakeTime(1_800_000_000_000);
+    const inner = capturingSink(true, (_, i) => acked(i));
+    let calls = 0;
+    const sink = {
+      ...inner,
+      send: (batch: Parameters<typeof inner.send>[0]) =>
+        ++calls === 2 ? Promise.reject(new Error('boom')) : inner.send(batch),
+    };
+    const summary = await run({
+      options: options({ resultsDir: dir, startTime: time.clock(), count: 2000 }),
+      sink,
+      logger: silentLogger,
+      ...time,
+    });
+    const rows = readLedgerSync(summary.ledger);
+    expect(rows).toHaveLength(2000);
+    const failed = rows.filter((r) => r.delivery === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((r) => r.delivery_error === 'sink failed: boom')).toBe(true);
+    expect(summary.failed + summary.acked).toBe(2000);
+  });
+
   it('stops on abort: no new sends, and the ledger holds exactly what was sent', async () => {
     const time = fakeTime(1_800_000_000_000);
     const stop = new AbortController();

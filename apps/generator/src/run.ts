@@ -41,7 +41,7 @@ export interface RunOptions {
   resultsDir: string;
   /** Most records handed to the sink in one call. */
   maxBatch: number;
-  /** Most sink calls awaiting their outcomes; beyond it the generator waits (and falls behind, loudly). */
+  /** Most records awaiting their delivery outcome; beyond it the generator waits (and falls behind, loudly). */
   maxInFlight: number;
   /** Lag behind the schedule beyond which the run counts as falling behind, ms. */
   behindThresholdMs: number;
@@ -81,7 +81,9 @@ export interface RunSummary {
 
 interface InFlight {
   sends: PlannedSend[];
-  outcomes: Promise<SinkOutcome[]>;
+  promise: Promise<SinkOutcome[]>;
+  /** Set when the promise resolves, so finished batches are booked without waiting on the rest. */
+  outcomes: SinkOutcome[] | null;
 }
 
 /** Counters and the ledger: every planned send is written exactly once, with its outcome, in seq order. */
@@ -157,9 +159,20 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
     'run starting',
   );
 
+  let inFlightRecords = 0;
   const settleOldest = async (): Promise<void> => {
     const f = inFlight.shift();
-    if (f) books.record(f.sends, await f.outcomes);
+    if (!f) return;
+    books.record(f.sends, f.outcomes ?? (await f.promise));
+    inFlightRecords -= f.sends.length;
+  };
+  /** Books every batch at the head of the queue that already has its outcomes (the ledger stays in seq order). */
+  const settleFinished = (): void => {
+    while (inFlight.length > 0 && inFlight[0]!.outcomes !== null) {
+      const f = inFlight.shift()!;
+      books.record(f.sends, f.outcomes!);
+      inFlightRecords -= f.sends.length;
+    }
   };
 
   while (!done && !signal?.aborted) {
@@ -190,8 +203,26 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
       lastSendTime = slot.sendTime;
       seq++;
     }
-    if (batch.length > 0) inFlight.push({ sends: batch, outcomes: sink.send(batch) });
-    while (inFlight.length > o.maxInFlight) await settleOldest();
+    if (batch.length > 0) {
+      // A sink must not reject; if one does anyway, its records are booked as failed, never dropped.
+      const promise = sink.send(batch).catch((err: unknown) => {
+        const error = `sink failed: ${err instanceof Error ? err.message : String(err)}`;
+        return batch.map((): SinkOutcome => ({
+          delivery: 'failed',
+          partition: null,
+          offset: null,
+          error,
+        }));
+      });
+      const f: InFlight = { sends: batch, promise, outcomes: null };
+      void promise.then((outcomes) => {
+        f.outcomes = outcomes;
+      });
+      inFlight.push(f);
+      inFlightRecords += batch.length;
+    }
+    settleFinished();
+    while (inFlightRecords > o.maxInFlight) await settleOldest();
 
     if (sink.live && !done) {
       const lag = clock() - start - schedule.offsetMs(seq);
@@ -206,7 +237,7 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
           target_rate: Math.round(target),
           achieved_rate: Math.round(achieved),
           lag_ms: Math.max(0, Math.round(lag)),
-          in_flight: inFlight.length,
+          in_flight: inFlightRecords,
         };
         if (lag > o.behindThresholdMs) logger.warn(fields, 'falling behind the target rate');
         else logger.info(fields, 'progress');

@@ -32,7 +32,7 @@ export function options(over: Partial<RunOptions> & { resultsDir: string }): Run
     topic: 'clickstream.raw',
     bootstrap: null,
     maxBatch: 500,
-    maxInFlight: 4,
+    maxInFlight: 2000,
     behindThresholdMs: 1000,
     ...over,
   };
