@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
-# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
+# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,6 +13,7 @@ source "$STACK_DIR/lib/kafka.sh"
 source "$STACK_DIR/lib/clickhouse.sh"
 source "$STACK_DIR/lib/flink.sh"
 source "$STACK_DIR/lib/prometheus.sh"
+source "$STACK_DIR/lib/partition.sh"
 
 # Overrides are validated before anything starts, naming the bad value.
 validate_env() {
@@ -50,6 +51,10 @@ cmd_down() {
   # Reverse order: consumers of Kafka first, brokers last (together).
   for ((i = ${#COMPONENTS[@]} - 1; i >= 3; i--)); do stop_component "${COMPONENTS[i]}" 30; done
   stop_components_together 30 kafka-1 kafka-2 kafka-3
+  # Leave nothing behind: partition rules too.
+  local n
+  for n in 1 2 3; do kafka_partitioned "$n" && cmd_heal_node "$n"; done
+  return 0
 }
 
 component_port() {
@@ -72,6 +77,7 @@ cmd_status() {
   for c in "${COMPONENTS[@]}"; do
     pid=$(live_pid "$c")
     if [[ -z $pid ]]; then health=stopped; bad=1
+    elif [[ $c == kafka-* ]] && kafka_partitioned "${c#kafka-}"; then health=partitioned; bad=1
     elif component_healthy "$c"; then health=healthy
     else health=unhealthy; bad=1; fi
     printf '%-18s %-8s %-6s %s\n' "$c" "${pid:--}" "$(component_port "$c")" "$health"
@@ -129,7 +135,7 @@ take_lock() {
 main() {
   local cmd=${1:-}; shift || true
   validate_env
-  case $cmd in up | down | restart-node | kill-node) take_lock ;; esac
+  case $cmd in up | down | restart-node | kill-node | partition-node | heal-node) take_lock ;; esac
   case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;
@@ -137,10 +143,12 @@ main() {
     logs) cmd_logs ;;
     kill-node) cmd_kill_node "$@" ;;
     restart-node) cmd_restart_node "$@" ;;
+    partition-node) cmd_partition_node "$@" ;;
+    heal-node) cmd_heal_node "$@" ;;
     sql) flink_sql_client "$@" ;;
     pid) cmd_pid "$@" ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 

@@ -59,11 +59,25 @@ kafka_start() {
   ensure_port_free "$name" "$(kafka_cport "$n")"
   kafka_render "$n"
   kafka_format "$n"
+  local user runas=()
+  user=$(kafka_user "$n")
+  if [[ -n $user ]]; then
+    chown -R "$user:" "$dir/data" "$dir/logs"
+    runas=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
+  fi
   # shellcheck disable=SC2086 # heap options are a word list
-  start_detached "$name" "$dir/logs/stdout.log" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
+  (cd "$dir" && start_detached "$name" "$dir/logs/stdout.log" "${runas[@]}" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
     -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
-    -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties"
-  log "started $name (pid $(live_pid "$name"))"
+    -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties")
+  log "started $name (pid $(live_pid "$name")${user:+, user $user})"
+}
+
+# Each node runs as its own system user (created by tools/setup) when we are root, so that
+# partition-node can drop exactly that node's packets by socket owner.
+kafka_user() {
+  local u="cs-kafka$1"
+  [[ $(id -u) == 0 ]] && id -u "$u" >/dev/null 2>&1 && printf '%s' "$u"
+  return 0
 }
 
 kafka_wait() { wait_healthy "kafka-$1" "${KAFKA_START_TIMEOUT:-90}" "$(kafka_dir "$1")/logs/server.log" kafka_healthy "$1"; }

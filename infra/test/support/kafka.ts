@@ -88,3 +88,13 @@ export async function readAll(topic: string, o: ReadOptions): Promise<string[]> 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Polls `read` until `done` holds or the timeout passes; returns the last value either way. */
+export async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > deadline) return v;
+    await sleep(1000);
+  }
+}
