@@ -60,28 +60,30 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
   const seeded = seedValid(run.valid, `run-${run.id}`, 7, 0, 9000);
   const jobId = await submitClean(run);
 
-  // Steady load of ~300 sends/s in 300-send slices; the TaskManager dies about a third of the way through.
+  // Steady load of ~300 sends/s (100 every ~330 ms) for ~40 s; meanwhile the TaskManager is killed at a random moment
+  // 8-14 s in, so that the kill usually lands inside an open Kafka transaction and an unfinished checkpoint.
   const slices: (typeof seeded.sends)[] = [];
-  for (let i = 0; i < seeded.sends.length; i += 300) slices.push(seeded.sends.slice(i, i + 300));
-  const killAt = Math.floor(slices.length / 3);
+  for (let i = 0; i < seeded.sends.length; i += 100) slices.push(seeded.sends.slice(i, i + 100));
   let killedPid = 0;
-  for (let i = 0; i < slices.length; i++) {
-    if (i === killAt) {
-      killedPid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
-      process.kill(killedPid, 'SIGKILL');
-      await waitFor(
-        'the TaskManager to die',
-        async () => isAlive(killedPid),
-        (alive) => !alive,
-        30000,
-        200,
-      );
-      await sleep(3000);
-      await stackUp();
-    }
-    await produce(slices[i] ?? []);
-    await sleep(1000);
+  const killer = (async () => {
+    await sleep(8000 + Math.floor(Math.random() * 6000));
+    killedPid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
+    process.kill(killedPid, 'SIGKILL');
+    await waitFor(
+      'the TaskManager to die',
+      async () => isAlive(killedPid),
+      (alive) => !alive,
+      30000,
+      200,
+    );
+    await sleep(3000);
+    await stackUp();
+  })();
+  for (const slice of slices) {
+    await produce(slice);
+    await sleep(330);
   }
+  await killer;
   expect(killedPid).toBeGreaterThan(0);
 
   await waitFor(
