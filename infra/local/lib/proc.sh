@@ -12,12 +12,15 @@ is_alive() {
   [[ -n $state && $state != Z && $state != X ]]
 }
 
-# Prints the recorded pid of component $1 if that process is alive, else nothing.
+# Prints the recorded pid of component $1 if that process is alive and still ours, else nothing.
+# "Ours": its command line names this repo (configs, data or engines), so a pid reused by an
+# unrelated process after a reboot is never mistaken for a component, nor signalled.
 live_pid() {
   local f pid; f=$(pid_file "$1")
   [[ -f $f ]] || return 0
   pid=$(<"$f")
-  [[ -n $pid ]] && is_alive "$pid" && printf '%s' "$pid"
+  [[ -n $pid ]] && is_alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$REPO_ROOT" &&
+    printf '%s' "$pid"
   return 0
 }
 
