@@ -28,8 +28,12 @@ export async function kafkaReadRate(bootstrap: string, n: number): Promise<Recor
     await producer.close();
     const produceMs = Date.now() - t;
     t = Date.now();
+    const cpu = process.cpuUsage();
     const records = await readTopic({ ...client, topic, isolation: 'read_committed' });
     const readMs = Date.now() - t;
+    const used = process.cpuUsage(cpu);
+    // librdkafka's threads included: the whole process's CPU time for the read.
+    const readCpuMs = (used.user + used.system) / 1000;
     const ends = new Map([0, 1, 2, 3, 4, 5].map((p) => [p, Number.MAX_SAFE_INTEGER]));
     const seqs = extractRun(records, { kind: 'raw', runId: 'bench', ends }).contents.seqs.length;
     if (seqs !== n) throw new Error(`read ${seqs} of ${n} records`);
@@ -38,6 +42,8 @@ export async function kafkaReadRate(bootstrap: string, n: number): Promise<Recor
       records: n,
       produce_ms: produceMs,
       read_ms: readMs,
+      read_cpu_ms: Math.round(readCpuMs),
+      read_cpu_us_per_record: Math.round((readCpuMs / n) * 1000 * 10) / 10,
       read_records_per_s: Math.round(n / (readMs / 1000)),
       read_ms_per_million: Math.round((readMs / n) * 1e6),
     };

@@ -19,7 +19,7 @@ export function* syntheticLedger(n: number): Generator<LedgerRow> {
 }
 
 /** What each kind of layer holds for an exact run (failed sends present, as if written). */
-export function exactContents(rows: readonly LedgerRow[]): Record<'raw' | 'valid' | 'dlq' | 'clean', LayerContents> {
+export function exactContents(rows: Iterable<LedgerRow>): Record<'raw' | 'valid' | 'dlq' | 'clean', LayerContents> {
   const raw: number[] = [];
   const valid: number[] = [];
   const dlq: number[] = [];
