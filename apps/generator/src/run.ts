@@ -14,6 +14,9 @@ import type { Sink, SinkOutcome } from './sink';
 
 export const GENERATOR_VERSION = '0.1.0';
 
+/** Shortest sleep of the pacing loop, ms. */
+const MIN_TICK_MS = 5;
+
 /** A pino-compatible logger; the generator's modules never create one. */
 export interface Logger {
   debug(o: object, msg?: string): void;
@@ -244,7 +247,9 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
         lastReport = t;
         reportSends = seq;
       }
-      if (lag < 0) await deps.sleep(Math.min(50, Math.max(1, -lag)));
+      // Waking at most every MIN_TICK_MS batches a few ms of slots per producer call (the producer lingers
+      // 5 ms anyway): waking per slot cost a third of a core at 2,000/s for nothing.
+      if (lag < 0) await deps.sleep(Math.min(50, Math.max(MIN_TICK_MS, -lag)));
     } else if (!done) {
       // Let signals and delivery callbacks in between batches of a dry run.
       await deps.sleep(0);
