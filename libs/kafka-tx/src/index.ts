@@ -20,3 +20,5 @@ export { runTransactionalLoop } from './transactional-loop';
 export { runAtLeastOnceConsumer } from './at-least-once';
 export { readTopic, endOffsets, committedLag } from './offsets';
 export { createTopics, deleteTopics } from './admin';
+export { FatalKafkaError } from './tx-engine';
+export { BatchHandlerError } from './alo-engine';

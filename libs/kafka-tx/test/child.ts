@@ -12,6 +12,13 @@ export interface Child {
   waitUntil(what: string, pred: (lines: Record<string, unknown>[]) => boolean, timeoutMs?: number): Promise<void>;
 }
 
+const running = new Set<Child>();
+
+/** SIGKILLs every fixture process still running (afterAll of a failed spec). */
+export async function killAllChildren(): Promise<void> {
+  await Promise.all([...running].map((c) => stopChild(c, 'SIGKILL')));
+}
+
 export function startFixture(script: string, args: string[]): Child {
   const proc = spawn(process.execPath, [path.join(__dirname, 'fixtures', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -35,7 +42,7 @@ export function startFixture(script: string, args: string[]): Child {
       resolve({ code, signal });
     }),
   );
-  return {
+  const child: Child = {
     proc,
     lines,
     exited,
@@ -62,6 +69,9 @@ export function startFixture(script: string, args: string[]): Child {
         check();
       }),
   };
+  running.add(child);
+  void exited.then(() => running.delete(child));
+  return child;
 }
 
 /** Sends the signal unless the process already ended, then waits for it to end. */

@@ -1,5 +1,5 @@
 import { committedLag, createTopics, deleteTopics, readTopic } from '../src';
-import { startFixture, stopChild } from './child';
+import { killAllChildren, startFixture, stopChild } from './child';
 import { BOOTSTRAP, clientOptions, compareCopy, seed, sleep, uniqueName, waitFor } from './helpers';
 
 // The copier runs the built library (dist/) in a child process so that it can be SIGKILLed mid-transaction.
@@ -20,6 +20,7 @@ describe('transactional copy under SIGKILL', () => {
   });
 
   afterAll(async () => {
+    await killAllChildren();
     await deleteTopics(o, [input, output]);
   });
 

@@ -18,7 +18,13 @@ describe('fencing', () => {
     expect(await seed(o, input, 0, N)).toBe(N);
   });
 
+  const stopAll = new AbortController();
+  const loops: Promise<unknown>[] = [];
+
   afterAll(async () => {
+    // A failed spec must still stop both loops, or their native clients keep jest alive.
+    stopAll.abort();
+    await Promise.all(loops.map((l) => l.catch(() => undefined)));
     await deleteTopics(o, [input, output]);
   });
 
@@ -45,10 +51,13 @@ describe('fencing', () => {
         },
         onFenced: () => aFenced++,
       },
+      signal: stopAll.signal,
     });
+    loops.push(a);
     await waitFor('instance A to commit', () => aCommitted >= 300, 60000, 100);
 
     const stopB = new AbortController();
+    stopAll.signal.addEventListener('abort', () => stopB.abort());
     const b = runTransactionalLoop({
       client: { ...o, clientId: 'fencing-b' },
       groupId: group,
@@ -58,6 +67,7 @@ describe('fencing', () => {
       transform: tagged('B'),
       signal: stopB.signal,
     });
+    loops.push(b);
     const aResult: LoopResult = await a;
     expect(aResult).toEqual({ reason: 'fenced' });
     expect(aFenced).toBe(1);
