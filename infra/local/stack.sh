@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
-# Usage: stack.sh up|down|status|logs|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
+# Usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -111,6 +111,19 @@ cmd_restart_node() {
   log "kafka-$1 is back"
 }
 
+# Stops one component (TERM, then KILL) and starts whatever is missing, e.g. `restart clickhouse`.
+cmd_restart() {
+  local name=${1:-} c
+  for c in "${COMPONENTS[@]}"; do
+    if [[ $c == "$name" ]]; then
+      stop_component "$c" 30
+      cmd_up
+      return 0
+    fi
+  done
+  die "unknown component '$name': expected one of ${COMPONENTS[*]}"
+}
+
 # For experiments (SIGSTOP/SIGCONT stalls): prints the pid of a running component, fails otherwise.
 cmd_pid() {
   local name=${1:-} c
@@ -135,20 +148,21 @@ take_lock() {
 main() {
   local cmd=${1:-}; shift || true
   validate_env
-  case $cmd in up | down | restart-node | kill-node | partition-node | heal-node) take_lock ;; esac
+  case $cmd in up | down | restart | restart-node | kill-node | partition-node | heal-node) take_lock ;; esac
   case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;
     status) cmd_status ;;
     logs) cmd_logs ;;
     kill-node) cmd_kill_node "$@" ;;
+    restart) cmd_restart "$@" ;;
     restart-node) cmd_restart_node "$@" ;;
     partition-node) cmd_partition_node "$@" ;;
     heal-node) cmd_heal_node "$@" ;;
     sql) flink_sql_client "$@" ;;
     pid) cmd_pid "$@" ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 

@@ -144,3 +144,32 @@ describe('prometheus.yml (local)', () => {
     expect(jobs('infra/compose/prometheus.yml')).toEqual(jobs('infra/prometheus/prometheus.yml'));
   });
 });
+
+describe('Kafka node template', () => {
+  const props = new Map(
+    read('infra/local/kafka/server.properties.tmpl')
+      .split('\n')
+      .filter((l) => l.includes('=') && !l.startsWith('#'))
+      .map((l): [string, string] => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+
+  it.each([
+    ['default.replication.factor', '3'],
+    ['min.insync.replicas', '2'],
+    ['unclean.leader.election.enable', 'false'],
+    ['offsets.topic.replication.factor', '3'],
+    ['transaction.state.log.replication.factor', '3'],
+    ['transaction.state.log.min.isr', '2'],
+    ['group.initial.rebalance.delay.ms', '0'],
+  ])('sets %s=%s (durability and test speed depend on it)', (key, value) => {
+    expect(props.get(key)).toBe(value);
+  });
+
+  it('lets transactions live at least 15 minutes (Flink two-phase-commit sinks)', () => {
+    expect(Number(props.get('transaction.max.timeout.ms'))).toBeGreaterThanOrEqual(900_000);
+  });
+
+  it('names all three controllers in the static quorum', () => {
+    expect(props.get('controller.quorum.voters')).toBe('1@127.0.0.1:@C1@,2@127.0.0.1:@C2@,3@127.0.0.1:@C3@');
+  });
+});
