@@ -2,7 +2,10 @@
 import { ensureStackUp, port, uniqueName } from './support/stack';
 
 async function query(sql: string): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${port('CLICKHOUSE_HTTP_PORT')}/`, { method: 'POST', body: sql });
+  const res = await fetch(`http://127.0.0.1:${port('CLICKHOUSE_HTTP_PORT')}/`, {
+    method: 'POST',
+    body: sql,
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`ClickHouse ${res.status} for '${sql}': ${text}`);
   return text.trim();
@@ -21,7 +24,9 @@ describe('ClickHouse', () => {
   });
 
   it('collapses duplicate keys in a ReplacingMergeTree read with FINAL', async () => {
-    await query(`CREATE TABLE ${table} (id UInt64, v UInt64) ENGINE = ReplacingMergeTree(v) ORDER BY id`);
+    await query(
+      `CREATE TABLE ${table} (id UInt64, v UInt64) ENGINE = ReplacingMergeTree(v) ORDER BY id`,
+    );
     await query(`INSERT INTO ${table} VALUES (1, 1), (2, 1)`);
     await query(`INSERT INTO ${table} VALUES (1, 2)`);
     expect(await query(`SELECT id, v FROM ${table} FINAL ORDER BY id FORMAT CSV`)).toBe('1,2\n2,1');

@@ -19,7 +19,11 @@ async function jobs(): Promise<JobOverview[]> {
   return ((await res.json()) as { jobs: JobOverview[] }).jobs;
 }
 
-async function waitForJob(name: string, states: string[], timeoutMs = 120_000): Promise<JobOverview | undefined> {
+async function waitForJob(
+  name: string,
+  states: string[],
+  timeoutMs = 120_000,
+): Promise<JobOverview | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = (await jobs()).find((j) => j.name === name);
@@ -56,7 +60,9 @@ describe('Flink session cluster', () => {
     jid = running?.jid ?? null;
     expect(running?.state).toBe('RUNNING');
 
-    const cancel = await fetch(rest(`/jobs/${running?.jid ?? 'none'}?mode=cancel`), { method: 'PATCH' });
+    const cancel = await fetch(rest(`/jobs/${running?.jid ?? 'none'}?mode=cancel`), {
+      method: 'PATCH',
+    });
     expect(cancel.status).toBe(202);
     expect((await waitForJob(name, ['CANCELED', 'FAILED']))?.state).toBe('CANCELED');
     jid = null;

@@ -1,6 +1,13 @@
 /** Kafka durability on the real 3-node cluster: an acks=all write survives a SIGKILL of the partition leader. */
 import { createTopic, deleteTopic, partitionLeader, produceAcked, readAll } from './support/kafka';
-import { KAFKA_NODES, KafkaNode, brokerAddress, ensureStackUp, stack, uniqueName } from './support/stack';
+import {
+  KAFKA_NODES,
+  KafkaNode,
+  brokerAddress,
+  ensureStackUp,
+  stack,
+  uniqueName,
+} from './support/stack';
 
 describe('Kafka durability with one broker SIGKILLed', () => {
   const topic = uniqueName('infra-durability');
@@ -21,7 +28,8 @@ describe('Kafka durability with one broker SIGKILLed', () => {
     await produceAcked(topic, ['before-kill']);
     const { leader } = await partitionLeader(topic);
     const victim = KAFKA_NODES.find((n) => n === leader);
-    if (victim === undefined) throw new Error(`partition leader ${leader} is not one of the stack's nodes`);
+    if (victim === undefined)
+      throw new Error(`partition leader ${leader} is not one of the stack's nodes`);
 
     await stack('kill-node', String(victim));
     killed = victim;
@@ -30,7 +38,9 @@ describe('Kafka durability with one broker SIGKILLed', () => {
 
     // Each survivor alone as bootstrap: the record is served by the new leader, a former follower.
     for (const node of survivors) {
-      expect(await readAll(topic, { brokers: [brokerAddress(node)], expected: 1 })).toEqual(['before-kill']);
+      expect(await readAll(topic, { brokers: [brokerAddress(node)], expected: 1 })).toEqual([
+        'before-kill',
+      ]);
     }
 
     // acks=all completes only once the dead node has left the ISR, so these prove min.insync.replicas=2 suffices.

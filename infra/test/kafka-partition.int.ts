@@ -1,6 +1,20 @@
 /** Kafka with one node cut off by a network partition (stack.sh partition-node, nftables), then healed. */
-import { createTopic, deleteTopic, partitionLeader, pollUntil, produceAcked, readAll } from './support/kafka';
-import { KAFKA_NODES, KafkaNode, brokerAddress, ensureStackUp, stack, uniqueName } from './support/stack';
+import {
+  createTopic,
+  deleteTopic,
+  partitionLeader,
+  pollUntil,
+  produceAcked,
+  readAll,
+} from './support/kafka';
+import {
+  KAFKA_NODES,
+  KafkaNode,
+  brokerAddress,
+  ensureStackUp,
+  stack,
+  uniqueName,
+} from './support/stack';
 
 describe('Kafka with the partition leader network-partitioned', () => {
   const topic = uniqueName('infra-partition');
@@ -21,7 +35,8 @@ describe('Kafka with the partition leader network-partitioned', () => {
     await produceAcked(topic, ['before']);
     const { leader } = await partitionLeader(topic);
     const victim = KAFKA_NODES.find((n) => n === leader);
-    if (victim === undefined) throw new Error(`partition leader ${leader} is not one of the stack's nodes`);
+    if (victim === undefined)
+      throw new Error(`partition leader ${leader} is not one of the stack's nodes`);
 
     await stack('partition-node', String(victim));
     partitioned = victim;
@@ -36,7 +51,11 @@ describe('Kafka with the partition leader network-partitioned', () => {
 
     await stack('heal-node', String(victim));
     partitioned = null;
-    const healed = await pollUntil(() => partitionLeader(topic), (m) => m.isr.length === 3, 180_000);
+    const healed = await pollUntil(
+      () => partitionLeader(topic),
+      (m) => m.isr.length === 3,
+      180_000,
+    );
     expect([...healed.isr].sort()).toEqual([...KAFKA_NODES]);
     expect(await readAll(topic, { expected: 3 })).toEqual(['before', 'during-1', 'during-2']);
   });

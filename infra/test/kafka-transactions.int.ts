@@ -8,14 +8,22 @@ describe('Kafka transactions', () => {
   beforeAll(async () => {
     await ensureStackUp();
     await createTopic(topic, 1);
-    const producer = kafka().producer({ kafkaJS: { transactionalId: uniqueName('infra-tx-id'), idempotent: true, acks: -1 } });
+    const producer = kafka().producer({
+      kafkaJS: { transactionalId: uniqueName('infra-tx-id'), idempotent: true, acks: -1 },
+    });
     await producer.connect();
     try {
       const aborted = await producer.transaction();
-      await aborted.send({ topic, messages: [{ value: 'aborted-1' }, { value: 'aborted-2' }, { value: 'aborted-3' }] });
+      await aborted.send({
+        topic,
+        messages: [{ value: 'aborted-1' }, { value: 'aborted-2' }, { value: 'aborted-3' }],
+      });
       await aborted.abort();
       const committed = await producer.transaction();
-      await committed.send({ topic, messages: [{ value: 'committed-1' }, { value: 'committed-2' }] });
+      await committed.send({
+        topic,
+        messages: [{ value: 'committed-1' }, { value: 'committed-2' }],
+      });
       await committed.commit();
     } finally {
       await producer.disconnect();

@@ -34,7 +34,9 @@ interface ComposeService {
 }
 
 function composeServices(): Record<string, ComposeService> {
-  const doc = parse(read('infra/compose/docker-compose.yml'), { merge: true }) as { services?: Record<string, ComposeService> };
+  const doc = parse(read('infra/compose/docker-compose.yml'), { merge: true }) as {
+    services?: Record<string, ComposeService>;
+  };
   if (doc.services === undefined) throw new Error('docker-compose.yml has no services');
   return doc.services;
 }
@@ -45,7 +47,9 @@ function hostPorts(service: ComposeService): number[] {
 }
 
 function prometheusTargets(file: string): string[] {
-  const doc = parse(read(file)) as { scrape_configs: { static_configs: { targets: string[] }[] }[] };
+  const doc = parse(read(file)) as {
+    scrape_configs: { static_configs: { targets: string[] }[] }[];
+  };
   return doc.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
 }
 
@@ -91,12 +95,15 @@ describe('docker-compose.yml', () => {
   );
 
   it('runs the taskmanager next to the jobmanager', () => {
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['jobmanager', 'taskmanager', 'kafka-init']));
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['jobmanager', 'taskmanager', 'kafka-init']),
+    );
   });
 
   it('pins every image to a version', () => {
     for (const [name, svc] of Object.entries(services)) {
-      if (svc.image !== undefined) expect({ name, tagged: /:[^:/]+$/.test(svc.image) }).toEqual({ name, tagged: true });
+      if (svc.image !== undefined)
+        expect({ name, tagged: /:[^:/]+$/.test(svc.image) }).toEqual({ name, tagged: true });
     }
   });
 
@@ -126,12 +133,22 @@ describe('prometheus.yml (local)', () => {
     const known = new Set([...Object.values(ports), ...flinkRange]);
     for (const t of targets) {
       const [host, p] = t.split(':');
-      expect({ t, host, known: known.has(Number(p)) }).toEqual({ t, host: '127.0.0.1', known: true });
+      expect({ t, host, known: known.has(Number(p)) }).toEqual({
+        t,
+        host: '127.0.0.1',
+        known: true,
+      });
     }
   });
 
   it('scrapes the whole Flink reporter range, the apps and Alertmanager', () => {
-    const wanted = ['GATEKEEPER_METRICS_PORT', 'PROBE_METRICS_PORT', 'LOADER_METRICS_PORT', 'ALERTMANAGER_PORT', 'PROMETHEUS_PORT']
+    const wanted = [
+      'GATEKEEPER_METRICS_PORT',
+      'PROBE_METRICS_PORT',
+      'LOADER_METRICS_PORT',
+      'ALERTMANAGER_PORT',
+      'PROMETHEUS_PORT',
+    ]
       .map((k) => ports[k])
       .concat(flinkRange);
     expect(wanted.length).toBeGreaterThan(5);
@@ -140,7 +157,9 @@ describe('prometheus.yml (local)', () => {
 
   it('has the same jobs as the compose variant', () => {
     const jobs = (file: string): string[] =>
-      (parse(read(file)) as { scrape_configs: { job_name: string }[] }).scrape_configs.map((c) => c.job_name);
+      (parse(read(file)) as { scrape_configs: { job_name: string }[] }).scrape_configs.map(
+        (c) => c.job_name,
+      );
     expect(jobs('infra/compose/prometheus.yml')).toEqual(jobs('infra/prometheus/prometheus.yml'));
   });
 });
@@ -170,6 +189,8 @@ describe('Kafka node template', () => {
   });
 
   it('names all three controllers in the static quorum', () => {
-    expect(props.get('controller.quorum.voters')).toBe('1@127.0.0.1:@C1@,2@127.0.0.1:@C2@,3@127.0.0.1:@C3@');
+    expect(props.get('controller.quorum.voters')).toBe(
+      '1@127.0.0.1:@C1@,2@127.0.0.1:@C2@,3@127.0.0.1:@C3@',
+    );
   });
 });

@@ -6,10 +6,15 @@ type Kafka = KafkaJS.Kafka;
 
 export function kafka(brokers: string[] = bootstrap()): Kafka {
   // librdkafka logs connection refusals at error level while a broker is down; tests expect that.
-  return new KafkaJS.Kafka({ kafkaJS: { brokers, clientId: 'infra-test', logLevel: KafkaJS.logLevel.NOTHING } });
+  return new KafkaJS.Kafka({
+    kafkaJS: { brokers, clientId: 'infra-test', logLevel: KafkaJS.logLevel.NOTHING },
+  });
 }
 
-export async function withAdmin<T>(f: (admin: KafkaJS.Admin) => Promise<T>, brokers?: string[]): Promise<T> {
+export async function withAdmin<T>(
+  f: (admin: KafkaJS.Admin) => Promise<T>,
+  brokers?: string[],
+): Promise<T> {
   const admin = kafka(brokers).admin();
   await admin.connect();
   try {
@@ -21,7 +26,9 @@ export async function withAdmin<T>(f: (admin: KafkaJS.Admin) => Promise<T>, brok
 
 export async function createTopic(topic: string, partitions = 1): Promise<void> {
   await withAdmin(async (admin) => {
-    await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 3 }] });
+    await admin.createTopics({
+      topics: [{ topic, numPartitions: partitions, replicationFactor: 3 }],
+    });
   });
 }
 
@@ -41,7 +48,11 @@ export async function partitionLeader(
 }
 
 /** Sends values one by one with acks=all (idempotent producer), so each is acknowledged by the ISR. */
-export async function produceAcked(topic: string, values: string[], brokers?: string[]): Promise<void> {
+export async function produceAcked(
+  topic: string,
+  values: string[],
+  brokers?: string[],
+): Promise<void> {
   const producer = kafka(brokers).producer({ kafkaJS: { acks: -1, idempotent: true } });
   await producer.connect();
   try {
@@ -65,7 +76,12 @@ export interface ReadOptions {
  */
 export async function readAll(topic: string, o: ReadOptions): Promise<string[]> {
   const consumer = kafka(o.brokers).consumer({
-    kafkaJS: { groupId: uniqueName('infra-test'), fromBeginning: true, readUncommitted: o.readUncommitted ?? false, autoCommit: false },
+    kafkaJS: {
+      groupId: uniqueName('infra-test'),
+      fromBeginning: true,
+      readUncommitted: o.readUncommitted ?? false,
+      autoCommit: false,
+    },
   });
   const values: string[] = [];
   await consumer.connect();
@@ -90,7 +106,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `read` until `done` holds or the timeout passes; returns the last value either way. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();

@@ -16,7 +16,8 @@ export function parsePorts(text: string): Record<string, number> {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     const m = /^([A-Z0-9_]+)=(\d+)$/.exec(line);
-    if (m === null || m[1] === undefined || m[2] === undefined) throw new Error(`ports.env: bad line '${line}'`);
+    if (m === null || m[1] === undefined || m[2] === undefined)
+      throw new Error(`ports.env: bad line '${line}'`);
     ports[m[1]] = Number(m[2]);
   }
   return ports;
@@ -46,11 +47,16 @@ export function bootstrap(): string[] {
 /** Runs `stack.sh <args>`; rejects with its output when it fails. */
 export async function stack(...args: string[]): Promise<string> {
   try {
-    const { stdout } = await run('bash', [STACK_SH, ...args], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('bash', [STACK_SH, ...args], {
+      cwd: REPO_ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout;
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`stack.sh ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+    throw new Error(
+      `stack.sh ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`,
+    );
   }
 }
 
