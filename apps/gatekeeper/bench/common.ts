@@ -16,7 +16,13 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Fills a raw topic with `count` seeded sends (1 in `poisonEvery` poison), in chunks so memory stays flat. */
-export async function fillRaw(topic: string, runId: string, count: number, poisonEvery: number, fates?: Map<number, Fate>): Promise<void> {
+export async function fillRaw(
+  topic: string,
+  runId: string,
+  count: number,
+  poisonEvery: number,
+  fates?: Map<number, Fate>,
+): Promise<void> {
   const chunk = 20_000;
   for (let first = 0; first < count; first += chunk) {
     const seeded = seedRecords(topic, runId, first, Math.min(chunk, count - first), poisonEvery);
@@ -29,13 +35,18 @@ export function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   if (i < 0) return fallback;
   const value = Number(process.argv[i + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: got ${JSON.stringify(process.argv[i + 1])}; expected a positive number`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(
+      `${name}: got ${JSON.stringify(process.argv[i + 1])}; expected a positive number`,
+    );
   return value;
 }
 
 function gitCommit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot() }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot() })
+      .toString()
+      .trim();
   } catch {
     return 'unknown';
   }
@@ -45,7 +56,15 @@ export function writeResult(name: string, result: object): string {
   const dir = path.join(repoRoot(), 'results/bench');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memGiB: Math.round(os.totalmem() / 2 ** 30), loadAvg1m: os.loadavg()[0] };
-  fs.writeFileSync(file, `${JSON.stringify({ name, at: new Date().toISOString(), commit: gitCommit(), machine, ...result }, null, 2)}\n`);
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAvg1m: os.loadavg()[0],
+  };
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ name, at: new Date().toISOString(), commit: gitCommit(), machine, ...result }, null, 2)}\n`,
+  );
   return file;
 }

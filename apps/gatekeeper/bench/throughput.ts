@@ -2,7 +2,14 @@
 
 import * as os from 'os';
 import { committedLag } from '@clickstream/kafka-tx';
-import { GatekeeperProcess, clusterOptions, createRunTopics, dropRunTopics, freshTopics, sleep } from '../test/harness';
+import {
+  GatekeeperProcess,
+  clusterOptions,
+  createRunTopics,
+  dropRunTopics,
+  freshTopics,
+  sleep,
+} from '../test/harness';
 import { cpuSeconds, fillRaw, flag, writeResult } from './common';
 
 async function main(): Promise<void> {
@@ -19,7 +26,11 @@ async function main(): Promise<void> {
 
     const loadAvgAtStart = os.loadavg()[0];
     const spawnedAt = Date.now();
-    const g = new GatekeeperProcess({ topics, instanceId: 'bench', extraArgs: ['--batch-records', String(batchRecords)] });
+    const g = new GatekeeperProcess({
+      topics,
+      instanceId: 'bench',
+      extraArgs: ['--batch-records', String(batchRecords)],
+    });
     let firstCommitAt: number | null = null;
     let cpuAtFirstCommit = 0;
     let lag = -1;
@@ -27,7 +38,10 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 30 * 60_000;
     while (Date.now() < deadline) {
       await sleep(250);
-      if (firstCommitAt === null && (await g.metric('gatekeeper_transactions_committed_total').catch(() => 0)) > 0) {
+      if (
+        firstCommitAt === null &&
+        (await g.metric('gatekeeper_transactions_committed_total').catch(() => 0)) > 0
+      ) {
         firstCommitAt = Date.now();
         cpuAtFirstCommit = cpuSeconds(g.pid);
       }
@@ -68,7 +82,9 @@ async function main(): Promise<void> {
       note: 'processing window = first committed transaction to committed lag 0 (polled every 250 ms); the lag poll resolution bounds the error',
     };
     console.log(JSON.stringify(result, null, 2));
-    console.log(`wrote ${writeResult(batchRecords === 500 ? 'gatekeeper-throughput' : `gatekeeper-throughput-b${batchRecords}`, result)}`);
+    console.log(
+      `wrote ${writeResult(batchRecords === 500 ? 'gatekeeper-throughput' : `gatekeeper-throughput-b${batchRecords}`, result)}`,
+    );
   } finally {
     await dropRunTopics(topics);
   }

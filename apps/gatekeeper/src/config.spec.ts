@@ -19,13 +19,26 @@ function failure(argv: string[], env: Record<string, string> = {}): string {
 describe('parseConfig', () => {
   it('has working defaults for the local stack', () => {
     const c = config([]);
-    expect(c).toMatchObject({ rawTopic: 'clickstream.raw', validTopic: 'events.valid', dlqTopic: 'events.dlq', metricsHost: '127.0.0.1', metricsPort: 9400, groupId: 'gatekeeper', instanceId: '0', transactionalId: 'gatekeeper-0' });
+    expect(c).toMatchObject({
+      rawTopic: 'clickstream.raw',
+      validTopic: 'events.valid',
+      dlqTopic: 'events.dlq',
+      metricsHost: '127.0.0.1',
+      metricsPort: 9400,
+      groupId: 'gatekeeper',
+      instanceId: '0',
+      transactionalId: 'gatekeeper-0',
+    });
     expect(c.bootstrap).toContain('127.0.0.1:19092');
     expect(c.connectTimeoutMs).toBeUndefined();
   });
 
   it('reads flags (both --k v and --k=v) over environment over defaults', () => {
-    const c = config(['--raw-topic', 'r1', '--instance-id=b', '--batch-records', '50'], { GATEKEEPER_RAW_TOPIC: 'r0', GATEKEEPER_METRICS_PORT: '9500', GATEKEEPER_INSTANCE_ID: 'a' });
+    const c = config(['--raw-topic', 'r1', '--instance-id=b', '--batch-records', '50'], {
+      GATEKEEPER_RAW_TOPIC: 'r0',
+      GATEKEEPER_METRICS_PORT: '9500',
+      GATEKEEPER_INSTANCE_ID: 'a',
+    });
     expect(c.rawTopic).toBe('r1');
     expect(c.metricsPort).toBe(9500);
     expect(c.instanceId).toBe('b');
@@ -53,7 +66,17 @@ describe('parseConfig', () => {
 
   it('answers --help with a usage text that lists every flag', () => {
     expect(parseConfig(['--help', '--metrics-port', 'bad'], {})).toEqual({ help: true });
-    for (const flag of ['--bootstrap', '--group-id', '--instance-id', '--raw-topic', '--valid-topic', '--dlq-topic', '--metrics-port', '--batch-records', '--batch-ms']) {
+    for (const flag of [
+      '--bootstrap',
+      '--group-id',
+      '--instance-id',
+      '--raw-topic',
+      '--valid-topic',
+      '--dlq-topic',
+      '--metrics-port',
+      '--batch-records',
+      '--batch-ms',
+    ]) {
       expect(usage()).toContain(flag);
     }
   });

@@ -12,34 +12,126 @@ interface OptionSpec {
 }
 
 const OPTIONS = {
-  bootstrap: { flag: '--bootstrap', env: 'GATEKEEPER_BOOTSTRAP', default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092', help: 'Kafka bootstrap servers, host:port[,host:port...]' },
-  groupId: { flag: '--group-id', env: 'GATEKEEPER_GROUP_ID', default: 'gatekeeper', help: 'consumer group shared by all instances' },
-  instanceId: { flag: '--instance-id', env: 'GATEKEEPER_INSTANCE_ID', default: '0', help: 'stable id of this instance; transactional id = gatekeeper-<instance-id> (a restart with the same id fences its zombie)' },
-  rawTopic: { flag: '--raw-topic', env: 'GATEKEEPER_RAW_TOPIC', default: TOPICS.raw, help: 'input topic' },
-  validTopic: { flag: '--valid-topic', env: 'GATEKEEPER_VALID_TOPIC', default: TOPICS.valid, help: 'output topic for valid events (same partition as the raw record)' },
-  dlqTopic: { flag: '--dlq-topic', env: 'GATEKEEPER_DLQ_TOPIC', default: TOPICS.dlq, help: 'dead-letter topic (original bytes, reason headers)' },
-  metricsHost: { flag: '--metrics-host', env: 'GATEKEEPER_METRICS_HOST', default: '127.0.0.1', help: 'address of the /metrics and /healthz server' },
-  metricsPort: { flag: '--metrics-port', env: 'GATEKEEPER_METRICS_PORT', default: '9400', help: 'port of the /metrics and /healthz server (0 = any free port)' },
-  batchRecords: { flag: '--batch-records', env: 'GATEKEEPER_BATCH_RECORDS', default: '500', help: 'maximum input records per transaction' },
-  batchMs: { flag: '--batch-ms', env: 'GATEKEEPER_BATCH_MS', default: '100', help: 'maximum time a transaction collects records, ms' },
-  lagPollMs: { flag: '--lag-poll-ms', env: 'GATEKEEPER_LAG_POLL_MS', default: '5000', help: 'how often the consumer lag gauge is refreshed, ms' },
-  shutdownGraceMs: { flag: '--shutdown-grace-ms', env: 'GATEKEEPER_SHUTDOWN_GRACE_MS', default: '30000', help: 'after SIGTERM, exit 1 if the open transaction has not ended within this time' },
-  connectTimeoutMs: { flag: '--connect-timeout-ms', env: 'GATEKEEPER_CONNECT_TIMEOUT_MS', help: 'librdkafka connection setup timeout, ms (kafka-tx default if unset)' },
-  transactionTimeoutMs: { flag: '--transaction-timeout-ms', env: 'GATEKEEPER_TRANSACTION_TIMEOUT_MS', help: 'producer transaction.timeout.ms (kafka-tx default if unset)' },
-  logLevel: { flag: '--log-level', env: 'GATEKEEPER_LOG_LEVEL', default: 'info', help: 'pino level: fatal, error, warn, info, debug, trace' },
+  bootstrap: {
+    flag: '--bootstrap',
+    env: 'GATEKEEPER_BOOTSTRAP',
+    default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+    help: 'Kafka bootstrap servers, host:port[,host:port...]',
+  },
+  groupId: {
+    flag: '--group-id',
+    env: 'GATEKEEPER_GROUP_ID',
+    default: 'gatekeeper',
+    help: 'consumer group shared by all instances',
+  },
+  instanceId: {
+    flag: '--instance-id',
+    env: 'GATEKEEPER_INSTANCE_ID',
+    default: '0',
+    help: 'stable id of this instance; transactional id = gatekeeper-<instance-id> (a restart with the same id fences its zombie)',
+  },
+  rawTopic: {
+    flag: '--raw-topic',
+    env: 'GATEKEEPER_RAW_TOPIC',
+    default: TOPICS.raw,
+    help: 'input topic',
+  },
+  validTopic: {
+    flag: '--valid-topic',
+    env: 'GATEKEEPER_VALID_TOPIC',
+    default: TOPICS.valid,
+    help: 'output topic for valid events (same partition as the raw record)',
+  },
+  dlqTopic: {
+    flag: '--dlq-topic',
+    env: 'GATEKEEPER_DLQ_TOPIC',
+    default: TOPICS.dlq,
+    help: 'dead-letter topic (original bytes, reason headers)',
+  },
+  metricsHost: {
+    flag: '--metrics-host',
+    env: 'GATEKEEPER_METRICS_HOST',
+    default: '127.0.0.1',
+    help: 'address of the /metrics and /healthz server',
+  },
+  metricsPort: {
+    flag: '--metrics-port',
+    env: 'GATEKEEPER_METRICS_PORT',
+    default: '9400',
+    help: 'port of the /metrics and /healthz server (0 = any free port)',
+  },
+  batchRecords: {
+    flag: '--batch-records',
+    env: 'GATEKEEPER_BATCH_RECORDS',
+    default: '500',
+    help: 'maximum input records per transaction',
+  },
+  batchMs: {
+    flag: '--batch-ms',
+    env: 'GATEKEEPER_BATCH_MS',
+    default: '100',
+    help: 'maximum time a transaction collects records, ms',
+  },
+  lagPollMs: {
+    flag: '--lag-poll-ms',
+    env: 'GATEKEEPER_LAG_POLL_MS',
+    default: '5000',
+    help: 'how often the consumer lag gauge is refreshed, ms',
+  },
+  shutdownGraceMs: {
+    flag: '--shutdown-grace-ms',
+    env: 'GATEKEEPER_SHUTDOWN_GRACE_MS',
+    default: '30000',
+    help: 'after SIGTERM, exit 1 if the open transaction has not ended within this time',
+  },
+  stallExitMs: {
+    flag: '--stall-exit-ms',
+    env: 'GATEKEEPER_STALL_EXIT_MS',
+    default: '45000',
+    help: 'exit 4 when one transaction has been in flight this long (a hung client; a restart fences it safely); 0 = never',
+  },
+  loopRestartMs: {
+    flag: '--loop-restart-ms',
+    env: 'GATEKEEPER_LOOP_RESTART_MS',
+    default: '1000',
+    help: 'first back-off before restarting the Kafka loop after it failed (doubles up to 30 s)',
+  },
+  connectTimeoutMs: {
+    flag: '--connect-timeout-ms',
+    env: 'GATEKEEPER_CONNECT_TIMEOUT_MS',
+    help: 'librdkafka connection setup timeout, ms (kafka-tx default if unset)',
+  },
+  transactionTimeoutMs: {
+    flag: '--transaction-timeout-ms',
+    env: 'GATEKEEPER_TRANSACTION_TIMEOUT_MS',
+    help: 'producer transaction.timeout.ms (kafka-tx default if unset)',
+  },
+  logLevel: {
+    flag: '--log-level',
+    env: 'GATEKEEPER_LOG_LEVEL',
+    default: 'info',
+    help: 'pino level: fatal, error, warn, info, debug, trace',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type Key = keyof typeof OPTIONS;
 
 const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
-const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)');
+const topicName = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)');
 const intIn = (min: number, max: number) => {
   const expected = `an integer from ${min} to ${max}`;
   return z.coerce.number({ error: expected }).int(expected).min(min, expected).max(max, expected);
 };
 
 const ConfigSchema = z.object({
-  bootstrap: z.string().refine((s) => s.split(',').every((p) => hostPort.test(p.trim())), 'a comma-separated list of host:port'),
+  bootstrap: z
+    .string()
+    .refine(
+      (s) => s.split(',').every((p) => hostPort.test(p.trim())),
+      'a comma-separated list of host:port',
+    ),
   groupId: z.string().min(1, 'a non-empty consumer group id'),
   instanceId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'an id of 1-64 chars from [A-Za-z0-9._-]'),
   rawTopic: topicName,
@@ -51,9 +143,14 @@ const ConfigSchema = z.object({
   batchMs: intIn(1, 60_000),
   lagPollMs: intIn(100, 600_000),
   shutdownGraceMs: intIn(100, 600_000),
+  stallExitMs: intIn(0, 3_600_000),
+  loopRestartMs: intIn(10, 60_000),
   connectTimeoutMs: intIn(100, 600_000).optional(),
   transactionTimeoutMs: intIn(1000, 900_000).optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], 'one of fatal, error, warn, info, debug, trace'),
+  logLevel: z.enum(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
+    'one of fatal, error, warn, info, debug, trace',
+  ),
 });
 
 export type GatekeeperConfig = z.infer<typeof ConfigSchema> & {
@@ -67,7 +164,12 @@ export class ConfigError extends Error {}
 export type ParsedArgs = { help: true } | { help: false; config: GatekeeperConfig };
 
 export function usage(): string {
-  const lines = ['Usage: node apps/gatekeeper/dist/main.js [options]', '', 'Every option can also be set by its environment variable; flags win.', ''];
+  const lines = [
+    'Usage: node apps/gatekeeper/dist/main.js [options]',
+    '',
+    'Every option can also be set by its environment variable; flags win.',
+    '',
+  ];
   for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
     const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
     lines.push(`  ${spec.flag} <value>  [${spec.env}]`, `      ${spec.help}${def}`);
@@ -76,8 +178,13 @@ export function usage(): string {
   return lines.join('\n');
 }
 
-function flagsToValues(argv: readonly string[]): { help: boolean; values: Partial<Record<Key, string>> } {
-  const byFlag = new Map<string, Key>((Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]));
+function flagsToValues(argv: readonly string[]): {
+  help: boolean;
+  values: Partial<Record<Key, string>>;
+} {
+  const byFlag = new Map<string, Key>(
+    (Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]),
+  );
   const values: Partial<Record<Key, string>> = {};
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -89,16 +196,23 @@ function flagsToValues(argv: readonly string[]): { help: boolean; values: Partia
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const key = byFlag.get(flag);
-    if (!key) throw new ConfigError(`unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`);
+    if (!key)
+      throw new ConfigError(
+        `unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`,
+      );
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new ConfigError(`${flag}: missing value; expected ${OPTIONS[key].help}`);
+    if (value === undefined)
+      throw new ConfigError(`${flag}: missing value; expected ${OPTIONS[key].help}`);
     values[key] = value;
   }
   return { help, values };
 }
 
 /** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
-export function parseConfig(argv: readonly string[], env: Record<string, string | undefined>): ParsedArgs {
+export function parseConfig(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): ParsedArgs {
   const { help, values } = flagsToValues(argv);
   if (help) return { help: true };
   const raw: Record<string, string | undefined> = {};
@@ -114,9 +228,14 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = String(issue?.path[0] ?? '?');
-    throw new ConfigError(`${source[key] ?? key}: got ${JSON.stringify(raw[key] ?? null)}; expected ${issue?.message ?? 'a valid value'}`);
+    throw new ConfigError(
+      `${source[key] ?? key}: got ${JSON.stringify(raw[key] ?? null)}; expected ${issue?.message ?? 'a valid value'}`,
+    );
   }
-  return { help: false, config: { ...parsed.data, transactionalId: `gatekeeper-${parsed.data.instanceId}` } };
+  return {
+    help: false,
+    config: { ...parsed.data, transactionalId: `gatekeeper-${parsed.data.instanceId}` },
+  };
 }
 
 /** The real process's configuration; the only reader of process.env in the gatekeeper. */

@@ -4,7 +4,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Registry } from 'prom-client';
 
-export type Phase = 'starting' | 'running' | 'stopping' | 'stopped' | 'fenced' | 'failed';
+export type Phase = 'starting' | 'running' | 'stuck' | 'stopping' | 'stopped' | 'fenced' | 'failed';
 
 /** What /healthz reports; mutated by run() as the loop progresses. */
 export interface Health {
@@ -13,8 +13,11 @@ export interface Health {
   transactionalId: string;
   startedAt: number;
   lastCommitAt: number | null;
+  /** When the batch in flight was collected; null between transactions. */
+  inFlightSince: number | null;
   commits: number;
   aborts: number;
+  loopRestarts: number;
 }
 
 export interface StatusServer {
@@ -22,12 +25,17 @@ export interface StatusServer {
   close(): Promise<void>;
 }
 
-/** Healthy while the loop may still make progress; 503 once it has stopped, been fenced or failed. */
+/** Healthy while the loop may still make progress; 503 once it is stuck, has stopped, been fenced or failed. */
 export function healthStatus(health: Health): number {
   return health.phase === 'starting' || health.phase === 'running' ? 200 : 503;
 }
 
-export async function startStatusServer(host: string, port: number, registry: Registry, health: Health): Promise<StatusServer> {
+export async function startStatusServer(
+  host: string,
+  port: number,
+  registry: Registry,
+  health: Health,
+): Promise<StatusServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -38,9 +46,13 @@ export async function startStatusServer(host: string, port: number, registry: Re
         (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
       );
     } else if (path === '/healthz') {
-      res.writeHead(healthStatus(health), { 'content-type': 'application/json' }).end(JSON.stringify(health));
+      res
+        .writeHead(healthStatus(health), { 'content-type': 'application/json' })
+        .end(JSON.stringify(health));
     } else {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /metrics or /healthz\n');
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('not found: try /metrics or /healthz\n');
     }
   });
   await new Promise<void>((resolve, reject) => {

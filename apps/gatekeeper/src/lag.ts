@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { KafkaClientOptions } from '@clickstream/kafka-tx';
 
 export interface LagPollOptions {
-  kafka: { committedLag(options: KafkaClientOptions, groupId: string, topic: string): Promise<number> };
+  kafka: {
+    committedLag(options: KafkaClientOptions, groupId: string, topic: string): Promise<number>;
+  };
   client: KafkaClientOptions;
   groupId: string;
   topic: string;
@@ -37,7 +39,8 @@ export async function pollLag(o: LagPollOptions): Promise<void> {
       failures = 0;
     } catch (error) {
       // A broker being down is exactly when lag matters; keep the last value and say why it is stale.
-      if (failures++ === 0) o.logger.warn({ err: error, topic: o.topic }, 'consumer lag poll failed');
+      if (failures++ === 0)
+        o.logger.warn({ err: error, topic: o.topic }, 'consumer lag poll failed');
     }
     await sleep(o.everyMs, o.signal);
   }

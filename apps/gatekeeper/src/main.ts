@@ -6,8 +6,8 @@ import { ConfigError, loadConfig, usage } from './config';
 import { createMetrics } from './metrics';
 import { run } from './run';
 
-/** Exit codes: 0 stopped on request, 1 failure, 2 bad configuration, 3 fenced by a newer instance. */
-const EXIT = { ok: 0, failure: 1, config: 2, fenced: 3 } as const;
+/** Exit codes: 0 stopped on request, 1 failure, 2 bad configuration, 3 fenced by a newer instance, 4 a transaction hung (restart me). */
+const EXIT = { ok: 0, failure: 1, config: 2, fenced: 3, stuck: 4 } as const;
 
 async function main(): Promise<number> {
   let parsed;
@@ -23,7 +23,10 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   const { config } = parsed;
-  const logger = pino({ level: config.logLevel, base: { app: 'gatekeeper', instanceId: config.instanceId, pid: process.pid } });
+  const logger = pino({
+    level: config.logLevel,
+    base: { app: 'gatekeeper', instanceId: config.instanceId, pid: process.pid },
+  });
 
   const controller = new AbortController();
   const stop = (signalName: string) => {
@@ -33,7 +36,10 @@ async function main(): Promise<number> {
     // Ending the transaction needs the cluster; if it is unreachable, leaving is still safe (the
     // coordinator aborts it), so do not hang a supervisor forever.
     setTimeout(() => {
-      logger.error({ graceMs: config.shutdownGraceMs }, 'open transaction did not end in time; exiting');
+      logger.error(
+        { graceMs: config.shutdownGraceMs },
+        'open transaction did not end in time; exiting',
+      );
       process.exit(EXIT.failure);
     }, config.shutdownGraceMs).unref();
   };
@@ -41,7 +47,21 @@ async function main(): Promise<number> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   try {
-    const result = await run({ config, logger, kafka: { runTransactionalLoop, committedLag, endOffsets }, metrics: createMetrics(), signal: controller.signal });
+    const result = await run({
+      config,
+      logger,
+      kafka: { runTransactionalLoop, committedLag, endOffsets },
+      metrics: createMetrics(),
+      signal: controller.signal,
+      onStuck: (inFlightMs) => {
+        // Nothing in-process can cancel a hung librdkafka call; a restarted process fences the stuck transaction.
+        logger.fatal(
+          { inFlightMs, stallExitMs: config.stallExitMs },
+          'transaction stuck; exiting so that a restart fences it',
+        );
+        setTimeout(() => process.exit(EXIT.stuck), 100);
+      },
+    });
     return result.reason === 'fenced' ? EXIT.fenced : EXIT.ok;
   } catch (error) {
     logger.fatal({ err: error }, 'gatekeeper failed');

@@ -11,6 +11,7 @@ export interface GatekeeperMetrics {
   committed: Counter;
   aborted: Counter;
   fenced: Counter;
+  loopRestarts: Counter;
   batchSeconds: Histogram;
   batchRecords: Histogram;
   lag: Gauge;
@@ -18,16 +19,47 @@ export interface GatekeeperMetrics {
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): GatekeeperMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'gatekeeper_' });
+  if (options.defaultMetrics ?? true)
+    collectDefaultMetrics({ register: registry, prefix: 'gatekeeper_' });
   const registers = [registry];
   const metrics: GatekeeperMetrics = {
     registry,
-    recordsIn: new Counter({ name: 'gatekeeper_records_in_total', help: 'Raw records consumed (a retried batch counts again)', registers }),
-    valid: new Counter({ name: 'gatekeeper_records_valid_total', help: 'Records committed to the valid topic', registers }),
-    deadLettered: new Counter({ name: 'gatekeeper_records_dead_lettered_total', help: 'Records committed to the dead-letter topic, by reason', labelNames: ['reason'], registers }),
-    committed: new Counter({ name: 'gatekeeper_transactions_committed_total', help: 'Transactions committed', registers }),
-    aborted: new Counter({ name: 'gatekeeper_transactions_aborted_total', help: 'Transactions aborted (the batch is retried)', registers }),
-    fenced: new Counter({ name: 'gatekeeper_fenced_total', help: 'Times this instance was fenced by a newer producer with its transactional id', registers }),
+    recordsIn: new Counter({
+      name: 'gatekeeper_records_in_total',
+      help: 'Raw records consumed (a retried batch counts again)',
+      registers,
+    }),
+    valid: new Counter({
+      name: 'gatekeeper_records_valid_total',
+      help: 'Records committed to the valid topic',
+      registers,
+    }),
+    deadLettered: new Counter({
+      name: 'gatekeeper_records_dead_lettered_total',
+      help: 'Records committed to the dead-letter topic, by reason',
+      labelNames: ['reason'],
+      registers,
+    }),
+    committed: new Counter({
+      name: 'gatekeeper_transactions_committed_total',
+      help: 'Transactions committed',
+      registers,
+    }),
+    aborted: new Counter({
+      name: 'gatekeeper_transactions_aborted_total',
+      help: 'Transactions aborted (the batch is retried)',
+      registers,
+    }),
+    fenced: new Counter({
+      name: 'gatekeeper_fenced_total',
+      help: 'Times this instance was fenced by a newer producer with its transactional id',
+      registers,
+    }),
+    loopRestarts: new Counter({
+      name: 'gatekeeper_loop_restarts_total',
+      help: 'Times the Kafka loop failed and was restarted in-process',
+      registers,
+    }),
     batchSeconds: new Histogram({
       name: 'gatekeeper_batch_duration_seconds',
       help: 'Duration of a committed transaction, begin to commit done',
@@ -40,7 +72,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Gatek
       buckets: [1, 10, 50, 100, 250, 500, 1000, 2500, 5000],
       registers,
     }),
-    lag: new Gauge({ name: 'gatekeeper_consumer_lag', help: 'Records of the raw topic not yet committed by the group (-1 until first known)', registers }),
+    lag: new Gauge({
+      name: 'gatekeeper_consumer_lag',
+      help: 'Records of the raw topic not yet committed by the group (-1 until first known)',
+      registers,
+    }),
   };
   // Every reason is exported from the start, so a rate() over a reason that has not happened yet is 0, not absent.
   for (const reason of REJECT_REASONS) metrics.deadLettered.inc({ reason }, 0);

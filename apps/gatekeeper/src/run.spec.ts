@@ -9,20 +9,43 @@ import { run, type KafkaPort } from './run';
 const logger = pino({ level: 'silent' });
 
 function testConfig(extra: string[] = []): GatekeeperConfig {
-  const parsed = parseConfig(['--metrics-port', '0', '--raw-topic', 'raw', '--valid-topic', 'valid', '--dlq-topic', 'dlq', '--lag-poll-ms', '100', ...extra], {});
+  const parsed = parseConfig(
+    [
+      '--metrics-port',
+      '0',
+      '--raw-topic',
+      'raw',
+      '--valid-topic',
+      'valid',
+      '--dlq-topic',
+      'dlq',
+      '--lag-poll-ms',
+      '100',
+      ...extra,
+    ],
+    {},
+  );
   if (parsed.help) throw new Error('unexpected help');
   return parsed.config;
 }
 
 /** A stand-in for kafka-tx that plays one batch as aborted, then the same batch as committed, then waits for the stop signal. */
-function scriptedKafka(partitions: Record<string, number>, seen: { options?: TransactionalLoopOptions; outputs: OutRecord[][] }): KafkaPort {
+function scriptedKafka(
+  partitions: Record<string, number>,
+  seen: { options?: TransactionalLoopOptions; outputs: OutRecord[][] },
+): KafkaPort {
   const batch = [
     rawRecord(encodeEvent(sampleEvent('page_view', 1, 'r', NOW)), { offset: 0 }),
     rawRecord(POISON.bad_magic(2, 'r', NOW), { offset: 1 }),
     rawRecord(POISON.empty(3, 'r', NOW), { offset: 2 }),
   ];
   return {
-    endOffsets: (_o, topic) => Promise.resolve(new Map(Array.from({ length: partitions[topic] ?? 0 }, (_, p) => [p, 0] as [number, number]))),
+    endOffsets: (_o, topic) =>
+      Promise.resolve(
+        new Map(
+          Array.from({ length: partitions[topic] ?? 0 }, (_, p) => [p, 0] as [number, number]),
+        ),
+      ),
     committedLag: () => Promise.resolve(42),
     runTransactionalLoop: async (options): Promise<LoopResult> => {
       seen.options = options;
@@ -33,7 +56,9 @@ function scriptedKafka(partitions: Record<string, number>, seen: { options?: Tra
       hooks.onRecordsIn?.(batch.length);
       seen.outputs.push(await options.transform(batch));
       hooks.onCommit?.(12, batch.length);
-      await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      await new Promise<void>((resolve) =>
+        options.signal?.addEventListener('abort', () => resolve(), { once: true }),
+      );
       return { reason: 'stopped' };
     },
   };
@@ -68,7 +93,13 @@ describe('run', () => {
     await listening;
     await new Promise((r) => setTimeout(r, 300));
 
-    expect(seen.options).toMatchObject({ groupId: 'gatekeeper', transactionalId: 'gatekeeper-i7', inputTopics: ['raw'], maxBatchRecords: 77, maxBatchMs: 100 });
+    expect(seen.options).toMatchObject({
+      groupId: 'gatekeeper',
+      transactionalId: 'gatekeeper-i7',
+      inputTopics: ['raw'],
+      maxBatchRecords: 77,
+      maxBatchMs: 100,
+    });
     expect(seen.outputs[1]?.map((o) => o.topic)).toEqual(['valid', 'dlq', 'dlq']);
     const text = (await get(port, '/metrics')).body;
     expect(text).toMatch(/gatekeeper_records_in_total 6/);
@@ -82,7 +113,12 @@ describe('run', () => {
     expect(text).toMatch(/gatekeeper_batch_duration_seconds_count 1/);
     const health = await get(port, '/healthz');
     expect(health.status).toBe(200);
-    expect(JSON.parse(health.body)).toMatchObject({ phase: 'running', commits: 1, aborts: 1, transactionalId: 'gatekeeper-i7' });
+    expect(JSON.parse(health.body)).toMatchObject({
+      phase: 'running',
+      commits: 1,
+      aborts: 1,
+      transactionalId: 'gatekeeper-i7',
+    });
     expect((await get(port, '/nope')).status).toBe(404);
 
     controller.abort();
@@ -92,12 +128,26 @@ describe('run', () => {
 
   it('refuses to start when an output topic has fewer partitions than the raw topic', async () => {
     const seen = { outputs: [] };
-    const start = run({ config: testConfig(), logger, kafka: scriptedKafka({ raw: 6, valid: 6, dlq: 3 }, seen), metrics: createMetrics({ defaultMetrics: false }), signal: new AbortController().signal });
-    await expect(start).rejects.toThrow(/dlq has 3 partitions; it needs at least as many as raw \(6\)/);
+    const start = run({
+      config: testConfig(),
+      logger,
+      kafka: scriptedKafka({ raw: 6, valid: 6, dlq: 3 }, seen),
+      metrics: createMetrics({ defaultMetrics: false }),
+      signal: new AbortController().signal,
+    });
+    await expect(start).rejects.toThrow(
+      /dlq has 3 partitions; it needs at least as many as raw \(6\)/,
+    );
   });
 
   it('refuses to start when the raw topic does not exist', async () => {
-    const start = run({ config: testConfig(), logger, kafka: scriptedKafka({ valid: 6, dlq: 6 }, { outputs: [] }), metrics: createMetrics({ defaultMetrics: false }), signal: new AbortController().signal });
+    const start = run({
+      config: testConfig(),
+      logger,
+      kafka: scriptedKafka({ valid: 6, dlq: 6 }, { outputs: [] }),
+      metrics: createMetrics({ defaultMetrics: false }),
+      signal: new AbortController().signal,
+    });
     await expect(start).rejects.toThrow(/raw topic raw has no partitions/);
   });
 });

@@ -1,12 +1,16 @@
-/** The gatekeeper's lifecycle: checks the topics, serves metrics, runs the transactional loop with route() as its transform, until stopped or fenced. */
+/** The gatekeeper's lifecycle: checks the topics, serves metrics and lag, runs the transactional loop (loop.ts) until stopped or fenced. */
 
 import type { Logger } from 'pino';
-import type { InRecord, KafkaClientOptions, LoopResult, OutRecord, TransactionalLoopOptions } from '@clickstream/kafka-tx';
+import type {
+  KafkaClientOptions,
+  LoopResult,
+  TransactionalLoopOptions,
+} from '@clickstream/kafka-tx';
 import type { GatekeeperConfig } from './config';
 import { startStatusServer, type Health } from './http';
-import { PendingTally, type GatekeeperMetrics } from './metrics';
-import { routeRecord, type OutputTopics } from './route';
+import type { GatekeeperMetrics } from './metrics';
 import { pollLag } from './lag';
+import { runLoop } from './loop';
 
 /** The parts of @clickstream/kafka-tx the gatekeeper uses; injected so run() can be exercised without a cluster. */
 export interface KafkaPort {
@@ -24,44 +28,40 @@ export interface RunDeps {
   signal: AbortSignal;
   /** Called once the status server listens (tests use it to find an ephemeral port). */
   onListening?(port: number): void;
+  /** Called when one transaction has been in flight longer than config.stallExitMs (main exits so a restart fences it). */
+  onStuck?(inFlightMs: number): void;
 }
 
 export function clientOptions(config: GatekeeperConfig, logger: Logger): KafkaClientOptions {
-  const options: KafkaClientOptions = { bootstrap: config.bootstrap, clientId: config.transactionalId, logger };
-  if (config.connectTimeoutMs !== undefined) options.connectTimeoutMs = config.connectTimeoutMs;
-  if (config.transactionTimeoutMs !== undefined) options.transactionTimeoutMs = config.transactionTimeoutMs;
-  return options;
-}
-
-/** Maps one batch to its outputs, remembering the outcomes until the transaction commits or aborts. */
-export function createTransform(topics: OutputTopics, tally: PendingTally, logger: Logger): (batch: InRecord[]) => OutRecord[] {
-  return (batch) => {
-    // A retried batch is transformed again from scratch; only the last attempt's outcomes may count.
-    tally.reset();
-    return batch.map((record) => {
-      const { out, outcome } = routeRecord(record, topics);
-      if (outcome.kind === 'valid') {
-        tally.addValid();
-      } else {
-        tally.addDeadLetter(outcome.reason);
-        logger.debug({ partition: record.partition, offset: record.offset, reason: outcome.reason, detail: outcome.detail }, 'dead letter');
-      }
-      return out;
-    });
+  const options: KafkaClientOptions = {
+    bootstrap: config.bootstrap,
+    clientId: config.transactionalId,
+    logger,
   };
+  if (config.connectTimeoutMs !== undefined) options.connectTimeoutMs = config.connectTimeoutMs;
+  if (config.transactionTimeoutMs !== undefined)
+    options.transactionTimeoutMs = config.transactionTimeoutMs;
+  return options;
 }
 
 /**
  * Valid and dead-letter records keep the raw partition number, so both outputs need at least as many
  * partitions as the input; a mismatch would fail every transaction forever, so it fails the start instead.
  */
-export async function checkTopics(kafka: KafkaPort, client: KafkaClientOptions, config: GatekeeperConfig): Promise<number> {
+export async function checkTopics(
+  kafka: KafkaPort,
+  client: KafkaClientOptions,
+  config: GatekeeperConfig,
+): Promise<number> {
   const count = async (topic: string) => (await kafka.endOffsets(client, topic)).size;
   const raw = await count(config.rawTopic);
   if (raw === 0) throw new Error(`raw topic ${config.rawTopic} has no partitions (does it exist?)`);
   for (const topic of [config.validTopic, config.dlqTopic]) {
     const n = await count(topic);
-    if (n < raw) throw new Error(`output topic ${topic} has ${n} partitions; it needs at least as many as ${config.rawTopic} (${raw}) because records keep their partition number`);
+    if (n < raw)
+      throw new Error(
+        `output topic ${topic} has ${n} partitions; it needs at least as many as ${config.rawTopic} (${raw}) because records keep their partition number`,
+      );
   }
   return raw;
 }
@@ -69,8 +69,23 @@ export async function checkTopics(kafka: KafkaPort, client: KafkaClientOptions, 
 export async function run(deps: RunDeps): Promise<LoopResult> {
   const { config, kafka, metrics, signal } = deps;
   const logger = deps.logger.child({ module: 'gatekeeper' });
-  const health: Health = { phase: 'starting', instanceId: config.instanceId, transactionalId: config.transactionalId, startedAt: Date.now(), lastCommitAt: null, commits: 0, aborts: 0 };
-  const server = await startStatusServer(config.metricsHost, config.metricsPort, metrics.registry, health);
+  const health: Health = {
+    phase: 'starting',
+    instanceId: config.instanceId,
+    transactionalId: config.transactionalId,
+    startedAt: Date.now(),
+    lastCommitAt: null,
+    inFlightSince: null,
+    commits: 0,
+    aborts: 0,
+    loopRestarts: 0,
+  };
+  const server = await startStatusServer(
+    config.metricsHost,
+    config.metricsPort,
+    metrics.registry,
+    health,
+  );
   deps.onListening?.(server.port);
   logger.info({ host: config.metricsHost, port: server.port }, 'status server listening');
 
@@ -80,46 +95,43 @@ export async function run(deps: RunDeps): Promise<LoopResult> {
   signal.addEventListener('abort', onStop, { once: true });
   try {
     const partitions = await checkTopics(kafka, client, config);
-    logger.info({ rawTopic: config.rawTopic, validTopic: config.validTopic, dlqTopic: config.dlqTopic, partitions, transactionalId: config.transactionalId, groupId: config.groupId }, 'starting');
-    const lagDone = pollLag({ kafka, client, groupId: config.groupId, topic: config.rawTopic, everyMs: config.lagPollMs, gauge: metrics.lag, logger, signal: stopPolling.signal });
-
-    const tally = new PendingTally();
-    health.phase = 'running';
-    const result = await kafka.runTransactionalLoop({
+    logger.info(
+      {
+        rawTopic: config.rawTopic,
+        validTopic: config.validTopic,
+        dlqTopic: config.dlqTopic,
+        partitions,
+        transactionalId: config.transactionalId,
+        groupId: config.groupId,
+      },
+      'starting',
+    );
+    const lagDone = pollLag({
+      kafka,
       client,
       groupId: config.groupId,
-      transactionalId: config.transactionalId,
-      inputTopics: [config.rawTopic],
-      transform: createTransform({ valid: config.validTopic, dlq: config.dlqTopic }, tally, logger),
-      maxBatchRecords: config.batchRecords,
-      maxBatchMs: config.batchMs,
+      topic: config.rawTopic,
+      everyMs: config.lagPollMs,
+      gauge: metrics.lag,
+      logger,
+      signal: stopPolling.signal,
+    });
+
+    const result = await runLoop({
+      config,
+      client,
+      kafka,
+      metrics,
+      health,
+      logger,
       signal,
-      hooks: {
-        onRecordsIn: (n) => metrics.recordsIn.inc(n),
-        onCommit: (ms, records) => {
-          tally.commitTo(metrics);
-          metrics.committed.inc();
-          metrics.batchSeconds.observe(ms / 1000);
-          metrics.batchRecords.observe(records);
-          health.commits++;
-          health.lastCommitAt = Date.now();
-          // Per-commit detail only at debug: the broker-kill benchmark reads the commit timeline from it.
-          logger.debug({ ms, records }, 'transaction committed');
-        },
-        onAbort: (error) => {
-          tally.reset();
-          metrics.aborted.inc();
-          health.aborts++;
-          logger.warn({ err: error }, 'transaction aborted; the batch will be retried');
-        },
-        onFenced: () => {
-          metrics.fenced.inc();
-          logger.error({ transactionalId: config.transactionalId }, 'fenced by a newer instance with the same transactional id');
-        },
-      },
+      onStuck: deps.onStuck ?? (() => undefined),
     });
     health.phase = result.reason === 'fenced' ? 'fenced' : 'stopped';
-    logger.info({ reason: result.reason, commits: health.commits, aborts: health.aborts }, 'loop ended');
+    logger.info(
+      { reason: result.reason, commits: health.commits, aborts: health.aborts },
+      'loop ended',
+    );
     stopPolling.abort();
     await lagDone;
     return result;

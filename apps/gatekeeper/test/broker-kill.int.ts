@@ -1,10 +1,22 @@
 import { checkExactlyOnce } from './check';
 import { CounterTimeline, stackNode, transactionCoordinator } from './cluster';
-import { GatekeeperProcess, createRunTopics, dropRunTopics, freshTopics, produce, readRun, seedRecords, sleep, waitForDrain, type Fate, type RunTopics } from './harness';
+import {
+  SupervisedGatekeeper,
+  createRunTopics,
+  dropRunTopics,
+  freshTopics,
+  produce,
+  readRun,
+  seedRecords,
+  sleep,
+  waitForDrain,
+  type Fate,
+  type RunTopics,
+} from './harness';
 
 describe('gatekeeper binary when a broker dies', () => {
   let topics: RunTopics;
-  let gatekeeper: GatekeeperProcess | undefined;
+  let gatekeeper: SupervisedGatekeeper | undefined;
   let killed: number | null = null;
   let timeline: CounterTimeline | undefined;
 
@@ -23,10 +35,22 @@ describe('gatekeeper binary when a broker dies', () => {
 
   it('keeps valid + dlq an exact partition of raw when the transaction coordinator is SIGKILLed', async () => {
     const fates = new Map<number, Fate>();
-    gatekeeper = new GatekeeperProcess({ topics, instanceId: 'bk', extraArgs: ['--log-level', 'debug'] });
+    // Supervised: if a librdkafka call hangs past the watchdog (exit 4), it is restarted like a service would be.
+    gatekeeper = new SupervisedGatekeeper({
+      topics,
+      instanceId: 'bk',
+      extraArgs: ['--log-level', 'debug'],
+    });
     const g = gatekeeper;
-    console.log(`gatekeeper log: ${g.logFile}`);
-    const commits = new CounterTimeline(() => g.metric('gatekeeper_transactions_committed_total'));
+    // Counts commits across restarts: each process's counter starts again at 0.
+    let base = 0;
+    let lastSeen = 0;
+    let lastProcess = g.current;
+    const commits = new CounterTimeline(async () => {
+      if (g.current !== lastProcess) [base, lastProcess] = [base + lastSeen, g.current];
+      lastSeen = await g.current.metric('gatekeeper_transactions_committed_total');
+      return base + lastSeen;
+    });
     timeline = commits;
     let loadDone = false;
     const load = (async () => {
@@ -49,7 +73,12 @@ describe('gatekeeper binary when a broker dies', () => {
     await waitForDrain(topics, 240_000);
     const stall = commits.stallAfter(killAt, Date.now());
     await commits.stop();
-    console.log(`killed node ${coordinator} (transaction coordinator of gatekeeper-bk): first commit after ${stall.firstCommitMs} ms, longest commit gap ${stall.longestGapMs} ms`);
+    console.log(
+      `logs: ${g.all.map((p) => p.logFile).join(' ')}; watchdog restarts: ${g.restarts.map((t) => t - killAt).join(', ') || 'none'} ms after the kill`,
+    );
+    console.log(
+      `killed node ${coordinator} (transaction coordinator of gatekeeper-bk): first commit after ${stall.firstCommitMs} ms, longest commit gap ${stall.longestGapMs} ms`,
+    );
     await stackNode('restart-node', coordinator);
     killed = null;
 

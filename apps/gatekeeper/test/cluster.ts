@@ -11,8 +11,24 @@ const run = promisify(execFile);
 export async function transactionCoordinator(transactionalId: string): Promise<number | null> {
   const classpath = path.join(repoRoot(), '.cache/kafka/*');
   try {
-    const { stdout } = await run('java', ['-cp', classpath, 'org.apache.kafka.tools.TransactionsCommand', '--bootstrap-server', BOOTSTRAP.split(',')[0] as string, 'describe', '--transactional-id', transactionalId], { timeout: 30_000 });
-    const [head, row] = stdout.trim().split('\n').map((l) => l.split('\t').map((c) => c.trim()));
+    const { stdout } = await run(
+      'java',
+      [
+        '-cp',
+        classpath,
+        'org.apache.kafka.tools.TransactionsCommand',
+        '--bootstrap-server',
+        BOOTSTRAP.split(',')[0] as string,
+        'describe',
+        '--transactional-id',
+        transactionalId,
+      ],
+      { timeout: 30_000 },
+    );
+    const [head, row] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t').map((c) => c.trim()));
     const column = head?.indexOf('CoordinatorId') ?? -1;
     const id = column >= 0 ? Number(row?.[column]) : NaN;
     return Number.isInteger(id) ? id : null;
@@ -22,8 +38,13 @@ export async function transactionCoordinator(transactionalId: string): Promise<n
 }
 
 /** `bash infra/local/stack.sh kill-node N` / `restart-node N`. */
-export async function stackNode(command: 'kill-node' | 'restart-node', node: number): Promise<void> {
-  await run('bash', [path.join(repoRoot(), 'infra/local/stack.sh'), command, String(node)], { timeout: 180_000 });
+export async function stackNode(
+  command: 'kill-node' | 'restart-node',
+  node: number,
+): Promise<void> {
+  await run('bash', [path.join(repoRoot(), 'infra/local/stack.sh'), command, String(node)], {
+    timeout: 180_000,
+  });
 }
 
 /** Samples a monotone counter every `everyMs` and records when it changed, until stopped. */
@@ -62,6 +83,9 @@ export class CounterTimeline {
       longest = Math.max(longest, at - previous);
       previous = at;
     }
-    return { firstCommitMs: after.length > 0 ? (after[0] as number) - from : null, longestGapMs: longest };
+    return {
+      firstCommitMs: after.length > 0 ? (after[0] as number) - from : null,
+      longestGapMs: longest,
+    };
   }
 }

@@ -1,8 +1,27 @@
 import { checkExactlyOnce } from './check';
-import { GatekeeperProcess, createRunTopics, dropRunTopics, freshTopics, produce, readRun, seedRecords, sleep, waitForDrain, type Fate, type RunTopics } from './harness';
+import {
+  GatekeeperProcess,
+  createRunTopics,
+  dropRunTopics,
+  freshTopics,
+  produce,
+  readRun,
+  seedRecords,
+  sleep,
+  waitForDrain,
+  type Fate,
+  type RunTopics,
+} from './harness';
 
 /** Produces waves of `perWave` sends, `pauseMs` apart (at least `waves`, and on until `until()`), so the gatekeepers always have work while they are being killed. */
-async function steadyLoad(topics: RunTopics, fates: Map<number, Fate>, waves: number, perWave: number, pauseMs: number, until: () => boolean = () => true): Promise<void> {
+async function steadyLoad(
+  topics: RunTopics,
+  fates: Map<number, Fate>,
+  waves: number,
+  perWave: number,
+  pauseMs: number,
+  until: () => boolean = () => true,
+): Promise<void> {
   for (let w = 0; w < waves || !until(); w++) {
     const seeded = seedRecords(topics.raw, `run-${topics.group}`, w * perWave, perWave, 10);
     for (const [seq, fate] of seeded.fates) fates.set(seq, fate);
@@ -50,10 +69,16 @@ describe('gatekeeper binary under crashes', () => {
       const id = Math.random() < 0.5 ? 'a' : 'b';
       const victim = instances.get(id) as GatekeeperProcess;
       const waitUntil = Date.now() + 120_000;
-      while (Date.now() < waitUntil && !((await victim.metric('gatekeeper_transactions_committed_total').catch(() => 0)) >= 1)) await sleep(100);
+      while (
+        Date.now() < waitUntil &&
+        !((await victim.metric('gatekeeper_transactions_committed_total').catch(() => 0)) >= 1)
+      )
+        await sleep(100);
       const delay = Math.floor(Math.random() * 1500);
       await sleep(delay);
-      const committed = await victim.metric('gatekeeper_transactions_committed_total').catch(() => NaN);
+      const committed = await victim
+        .metric('gatekeeper_transactions_committed_total')
+        .catch(() => NaN);
       victim.kill('SIGKILL');
       await victim.exited;
       kills.push(`${id} ${delay} ms after its first commit (${committed} commits)`);

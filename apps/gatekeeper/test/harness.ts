@@ -6,11 +6,27 @@ import * as os from 'os';
 import * as path from 'path';
 import { spawn, type ChildProcess } from 'child_process';
 import pino from 'pino';
-import { HEADERS, REJECT_REASONS, encodeEvent, type EventType, type RejectReason } from '@clickstream/contracts';
-import { committedLag, createIdempotentProducer, createTopics, deleteTopics, readTopic, type InRecord, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
+import {
+  HEADERS,
+  REJECT_REASONS,
+  encodeEvent,
+  type EventType,
+  type RejectReason,
+} from '@clickstream/contracts';
+import {
+  committedLag,
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  type InRecord,
+  type KafkaClientOptions,
+  type OutRecord,
+} from '@clickstream/kafka-tx';
 import { POISON, sampleEvent, seqHeaders } from './fixtures';
 
-export const BOOTSTRAP = process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP =
+  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
 export const PARTITIONS = 6;
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'warn' }, pino.destination(2));
@@ -39,11 +55,19 @@ export interface RunTopics {
 
 export function freshTopics(label: string): RunTopics {
   const id = `${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  return { raw: `gk-test.${id}.raw`, valid: `gk-test.${id}.valid`, dlq: `gk-test.${id}.dlq`, group: `gk-test.${id}` };
+  return {
+    raw: `gk-test.${id}.raw`,
+    valid: `gk-test.${id}.valid`,
+    dlq: `gk-test.${id}.dlq`,
+    group: `gk-test.${id}`,
+  };
 }
 
 export async function createRunTopics(t: RunTopics): Promise<void> {
-  await createTopics(clusterOptions('gk-test-admin'), [t.raw, t.valid, t.dlq].map((topic) => ({ topic, partitions: PARTITIONS })));
+  await createTopics(
+    clusterOptions('gk-test-admin'),
+    [t.raw, t.valid, t.dlq].map((topic) => ({ topic, partitions: PARTITIONS })),
+  );
 }
 
 export async function dropRunTopics(t: RunTopics): Promise<void> {
@@ -59,14 +83,28 @@ export interface Seeded {
   records: OutRecord[];
 }
 
-const TYPES: EventType[] = ['page_view', 'product_view', 'add_to_cart', 'remove_from_cart', 'checkout_started', 'payment_succeeded', 'payment_failed'];
+const TYPES: EventType[] = [
+  'page_view',
+  'product_view',
+  'add_to_cart',
+  'remove_from_cart',
+  'checkout_started',
+  'payment_succeeded',
+  'payment_failed',
+];
 
 /**
  * `count` sends from seq `firstSeq`: every `poisonEvery`-th is poison (cycling through every reason),
  * every 97th valid one goes without a seq header and every 89th with a garbled one (both still valid by their bytes),
  * every 5th is written in schema v1.
  */
-export function seedRecords(topic: string, runId: string, firstSeq: number, count: number, poisonEvery = 10): Seeded {
+export function seedRecords(
+  topic: string,
+  runId: string,
+  firstSeq: number,
+  count: number,
+  poisonEvery = 10,
+): Seeded {
   const fates = new Map<number, Fate>();
   const records: OutRecord[] = [];
   const now = Date.now();
@@ -76,10 +114,17 @@ export function seedRecords(topic: string, runId: string, firstSeq: number, coun
     if (poisonEvery > 0 && seq % poisonEvery === poisonEvery - 1) {
       const reason = REJECT_REASONS[poisonIndex++ % REJECT_REASONS.length] as RejectReason;
       fates.set(seq, reason);
-      records.push({ topic, key: seq % 13 === 0 ? null : key, value: POISON[reason](seq, runId, now), headers: seqHeaders(seq, runId) });
+      records.push({
+        topic,
+        key: seq % 13 === 0 ? null : key,
+        value: POISON[reason](seq, runId, now),
+        headers: seqHeaders(seq, runId),
+      });
       continue;
     }
-    const event = sampleEvent(TYPES[seq % TYPES.length] as EventType, seq, runId, now, { session_id: key });
+    const event = sampleEvent(TYPES[seq % TYPES.length] as EventType, seq, runId, now, {
+      session_id: key,
+    });
     const headers: Record<string, Buffer> = seqHeaders(seq, runId);
     if (seq % 97 === 0) delete headers[HEADERS.seq];
     else if (seq % 89 === 0) headers[HEADERS.seq] = Buffer.from('12x');
@@ -96,7 +141,8 @@ export async function produce(records: OutRecord[], chunk = 5000): Promise<void>
     for (let i = 0; i < records.length; i += chunk) {
       const reports = await producer.send(records.slice(i, i + chunk));
       const failed = reports.filter((r) => !r.ok);
-      if (failed.length > 0) throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
+      if (failed.length > 0)
+        throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
     }
   } finally {
     await producer.close();
@@ -120,7 +166,9 @@ export async function waitForDrain(t: RunTopics, timeoutMs: number, everyMs = 50
     }
     await sleep(everyMs);
   }
-  throw new Error(`group ${t.group} did not drain ${t.raw} in ${timeoutMs} ms; last lag: ${String(last)}`);
+  throw new Error(
+    `group ${t.group} did not drain ${t.raw} in ${timeoutMs} ms; last lag: ${String(last)}`,
+  );
 }
 
 export interface GatekeeperOptions {
@@ -139,14 +187,39 @@ export class GatekeeperProcess {
 
   constructor(o: GatekeeperOptions) {
     const main = path.join(repoRoot(), 'apps/gatekeeper/dist/main.js');
-    if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first (npx nx run gatekeeper:build)`);
+    if (!fs.existsSync(main))
+      throw new Error(`${main} is missing: build first (npx nx run gatekeeper:build)`);
     const { raw, valid, dlq, group } = o.topics;
-    const args = [main, '--bootstrap', BOOTSTRAP, '--raw-topic', raw, '--valid-topic', valid, '--dlq-topic', dlq, '--group-id', group, '--instance-id', o.instanceId, '--metrics-port', '0', '--lag-poll-ms', '2000', ...(o.extraArgs ?? [])];
-    this.logFile = path.join(os.tmpdir(), `gatekeeper-${group}-${o.instanceId}-${this.startedAt}.log`);
+    const args = [
+      main,
+      '--bootstrap',
+      BOOTSTRAP,
+      '--raw-topic',
+      raw,
+      '--valid-topic',
+      valid,
+      '--dlq-topic',
+      dlq,
+      '--group-id',
+      group,
+      '--instance-id',
+      o.instanceId,
+      '--metrics-port',
+      '0',
+      '--lag-poll-ms',
+      '2000',
+      ...(o.extraArgs ?? []),
+    ];
+    this.logFile = path.join(
+      os.tmpdir(),
+      `gatekeeper-${group}-${o.instanceId}-${this.startedAt}.log`,
+    );
     const out = fs.openSync(this.logFile, 'a');
     this.child = spawn(process.execPath, args, { stdio: ['ignore', out, out] });
     fs.closeSync(out);
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     this.port = this.waitForPort();
   }
 
@@ -210,6 +283,42 @@ export interface RunContents {
 
 /** Every committed record of the three topics (read_committed, as every downstream reader sees them). */
 export async function readRun(t: RunTopics): Promise<RunContents> {
-  const read = (topic: string) => readTopic({ ...clusterOptions('gk-test-reader'), topic, isolation: 'read_committed' });
+  const read = (topic: string) =>
+    readTopic({ ...clusterOptions('gk-test-reader'), topic, isolation: 'read_committed' });
   return { raw: await read(t.raw), valid: await read(t.valid), dlq: await read(t.dlq) };
+}
+
+/** Restarts the gatekeeper when it exits 4 (its watchdog found a hung transaction), as a supervisor would. */
+export class SupervisedGatekeeper {
+  readonly all: GatekeeperProcess[] = [];
+  readonly restarts: number[] = [];
+  private stopping = false;
+
+  constructor(private readonly options: GatekeeperOptions) {
+    this.start();
+  }
+
+  get current(): GatekeeperProcess {
+    return this.all[this.all.length - 1] as GatekeeperProcess;
+  }
+
+  private start(): void {
+    const g = new GatekeeperProcess(this.options);
+    this.all.push(g);
+    void g.exited.then(({ code }) => {
+      if (code === 4 && !this.stopping) {
+        this.restarts.push(Date.now());
+        this.start();
+      }
+    });
+  }
+
+  logLines(): Array<Record<string, unknown>> {
+    return this.all.flatMap((g) => g.logLines());
+  }
+
+  async stop(graceMs?: number): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.all.map((g) => g.stop(graceMs)));
+  }
 }

@@ -1,6 +1,16 @@
 import { REJECT_REASONS } from '@clickstream/contracts';
 import { checkExactlyOnce } from './check';
-import { GatekeeperProcess, createRunTopics, dropRunTopics, freshTopics, produce, readRun, seedRecords, waitForDrain, type RunTopics } from './harness';
+import {
+  GatekeeperProcess,
+  createRunTopics,
+  dropRunTopics,
+  freshTopics,
+  produce,
+  readRun,
+  seedRecords,
+  waitForDrain,
+  type RunTopics,
+} from './harness';
 
 describe('gatekeeper binary: a seeded run with every kind of poison', () => {
   let topics: RunTopics;
@@ -30,7 +40,10 @@ describe('gatekeeper binary: a seeded run with every kind of poison', () => {
 
     // The binary's own accounting agrees: committed outcomes only, every reason 20 times.
     expect(await gatekeeper.metric('gatekeeper_records_valid_total')).toBe(2520);
-    for (const reason of REJECT_REASONS) expect(await gatekeeper.metric(`gatekeeper_records_dead_lettered_total{reason="${reason}"}`)).toBe(20);
+    for (const reason of REJECT_REASONS)
+      expect(
+        await gatekeeper.metric(`gatekeeper_records_dead_lettered_total{reason="${reason}"}`),
+      ).toBe(20);
     const health = await fetch(`http://127.0.0.1:${await gatekeeper.port}/healthz`);
     expect(health.status).toBe(200);
 
