@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ReconciliationReportSchema, type ReconciliationReport, type RunManifest } from '@clickstream/contracts';
+import { LEDGER_FILE, MANIFEST_FILE } from '@clickstream/ledger';
 import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
 import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
 import { readKafkaLayer, type TopicSource } from './adapters/kafka';
@@ -51,9 +52,9 @@ export interface RunResult {
 export async function run(deps: RunDeps): Promise<RunResult> {
   const started = Date.now();
   const { config, logger } = deps;
-  const manifest = deps.ledger.manifest(path.join(config.runDir, 'manifest.json'));
+  const manifest = deps.ledger.manifest(path.join(config.runDir, MANIFEST_FILE));
   if (manifest === null) logger.warn({ runDir: config.runDir }, 'no manifest: the ledger cannot be cross-checked against it');
-  const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? 'ledger.arrow'));
+  const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? LEDGER_FILE));
   const ledger = await deps.ledger.index(ledgerFile, (manifest?.counts.sends ?? 0) + 1);
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
   logger.info({ runId, rows: ledger.rows, ms: Date.now() - started }, 'ledger read');
