@@ -198,7 +198,7 @@ const duration = z
     const [, n, unit] = DURATION.exec(s) as RegExpExecArray;
     return Math.round(Number(n) * (UNIT_MS[unit as string] as number));
   });
-const timeOfDay = z.string().transform((s, ctx) => {
+const instant = z.string().transform((s, ctx) => {
   const t = /^\d+$/.test(s) ? Number(s) : Date.parse(s);
   if (!Number.isSafeInteger(t) || t < 0) {
     ctx.addIssue({ code: 'custom', message: 'epoch milliseconds or an ISO 8601 date-time' });
@@ -213,7 +213,7 @@ const bool = z
 const ConfigSchema = z.object({
   seed: intIn(-2147483648, 4294967295),
   runId: z.string().regex(RUN_ID_PATTERN, `a run id matching ${RUN_ID_PATTERN.source}`).optional(),
-  startTime: timeOfDay.optional(),
+  startTime: instant.optional(),
   rate: positiveRate,
   rampTo: positiveRate.optional(),
   duration: duration.optional(),

@@ -1,6 +1,6 @@
 /** Which fault each send gets, and the time offsets and duplicate delays that make a fault what it claims to be. */
 
-import type { FaultKind, FaultRatios } from '@clickstream/contracts';
+import { MAX_EVENT_TIME_SKEW_MS, type FaultKind, type FaultRatios } from '@clickstream/contracts';
 import type { Prng } from './prng';
 
 /** Faults drawn for a fresh send; 'duplicate' is scheduled separately (it re-sends an earlier event). */
@@ -74,10 +74,10 @@ export function timeOffsetMs(fault: FreshFault, prng: Prng, latenessMs: number):
   }
 }
 
-/** An absurd event time: 8 to 30 days away from the send time (beyond MAX_EVENT_TIME_SKEW_MS), in the past or the future. */
+/** An absurd event time: 1 to 23 days beyond MAX_EVENT_TIME_SKEW_MS away from the send time, in the past or the future. */
 export function absurdOffsetMs(prng: Prng): number {
-  const days = 8 * DAY + Math.floor(prng.float() * 22 * DAY);
-  return prng.chance(0.5) ? days : -days;
+  const offset = MAX_EVENT_TIME_SKEW_MS + DAY + Math.floor(prng.float() * 22 * DAY);
+  return prng.chance(0.5) ? offset : -offset;
 }
 
 /** Half the duplicates come seconds after the original, half minutes after; none later than maxDelayMs. */

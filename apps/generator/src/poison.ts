@@ -2,6 +2,7 @@
 
 import {
   SCHEMA_VERSIONS,
+  SINGLE_OBJECT_HEADER_BYTES,
   decodeEvent,
   fingerprintOf,
   type ClickEvent,
@@ -9,7 +10,7 @@ import {
 } from '@clickstream/contracts';
 import type { Prng } from './prng';
 
-const HEADER_BYTES = 10;
+const HEADER_BYTES = SINGLE_OBJECT_HEADER_BYTES;
 const KNOWN_FINGERPRINTS: readonly Buffer[] = SCHEMA_VERSIONS.map((v) => fingerprintOf(v));
 
 /** Random garbage, 1..256 bytes, whose first byte is never C3, so it can never pass for single-object encoding. */
