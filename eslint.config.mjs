@@ -33,6 +33,7 @@ export default tseslint.config(
             { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'layer:kafka', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'layer:warehouse', onlyDependOnLibsWithTags: ['layer:contracts'] },
+            { sourceTag: 'layer:ledger', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:lib'] },
