@@ -87,8 +87,11 @@ submit() {
   local job=$1; shift
   local jar; jar=$(job_jar "$job") || die "unknown job '$job'; expected one of: clean"
   # The job name decides idempotence and the checkpoint directory, so read it from the args (default: the job).
-  local name=$job i args=("$@")
-  for ((i = 0; i < ${#args[@]}; i++)); do [[ ${args[i]} == --job-name ]] && name=${args[i + 1]:-}; done
+  local name=$job backend=rocksdb i args=("$@")
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    [[ ${args[i]} == --job-name ]] && name=${args[i + 1]:-}
+    [[ ${args[i]} == --state-backend ]] && backend=${args[i + 1]:-}
+  done
   [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || die "--job-name '$name' is invalid: expected [A-Za-z0-9._-]+"
 
   rest "$FLINK_REST/overview" >/dev/null || die "Flink REST not reachable at $FLINK_REST (bash infra/local/stack.sh up)"
@@ -111,6 +114,15 @@ submit() {
 
   local savepoint=""
   [[ ${FLINK_FRESH:-0} == 1 ]] || savepoint=$(latest_checkpoint "$name")
+  # A retained checkpoint restores only into the state backend that wrote it (hashmap -> rocksdb fails in restore).
+  # The backend is recorded per job id (next to its chk-* directories) when a job is submitted.
+  local written
+  if [[ -n $savepoint ]]; then
+    written=$(cat "$(dirname "$savepoint")/STATE_BACKEND" 2>/dev/null || echo hashmap) # older jobs: hashmap
+    [[ $written == "$backend" ]] || die "the checkpoints of $name were written with state backend '$written' but this" \
+      "submission uses '$backend'; a checkpoint cannot switch backends. Pass --state-backend $written, or start" \
+      "without the checkpoint (FLINK_FRESH=1: resumes from the group's committed offsets but loses the dedup state)"
+  fi
   local program=(--job-name "$name" --bootstrap "$BOOTSTRAP" --warehouse "$WAREHOUSE"
     --checkpoint-dir "file://$CHECKPOINT_ROOT/$name" "$@")
 
@@ -133,6 +145,7 @@ print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "${program[@]}")
   rest -X DELETE "$FLINK_REST/jars/$jar_id" >/dev/null || true
   [[ $status == 200 ]] || die "job submission failed (HTTP $status): $(cut -c1-2000 <<<"$out")"
   jobid=$(json_get '["jobid"]' <<<"$out")
+  mkdir -p "$CHECKPOINT_ROOT/$name/$jobid" && printf '%s\n' "$backend" >"$CHECKPOINT_ROOT/$name/$jobid/STATE_BACKEND"
   log "submitted $name as $jobid"
   wait_running "$jobid" "${FLINK_WAIT_RUNNING:-120}"
   log "job $name running"

@@ -14,7 +14,7 @@ public final class CleanJobConfig implements Serializable {
   public static final Set<String> KEYS = Set.of(
       "job-name", "bootstrap", "valid-topic", "clean-topic", "group-id", "transactional-id-prefix",
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
-      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms");
+      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "state-backend");
 
   public final String jobName;
   public final String bootstrap;
@@ -28,6 +28,8 @@ public final class CleanJobConfig implements Serializable {
   /** Checkpoint storage URI (file:///...); null keeps the cluster's state.checkpoints.dir. */
   public final String checkpointDir;
   public final long dedupTtlMs;
+  /** {@code rocksdb} (default: dedup state of rate x TTL keys does not fit the shared TaskManager heap) or {@code hashmap}. */
+  public final String stateBackend;
   public final int parallelism;
   /** Hadoop-catalog warehouse root (a path or file:// URI). */
   public final String warehouse;
@@ -49,6 +51,7 @@ public final class CleanJobConfig implements Serializable {
     checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
     checkpointDir = a.get("checkpoint-dir");
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
+    stateBackend = oneOf(a, "state-backend", "rocksdb", List.of("rocksdb", "hashmap"));
     parallelism = (int) number(a, "parallelism", 2, 1, 64);
     warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");
