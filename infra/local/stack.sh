@@ -21,6 +21,10 @@ validate_env() {
   [[ $PARTITIONS =~ ^[0-9]+$ ]] && ((PARTITIONS >= 1 && PARTITIONS <= 1000)) ||
     die "PARTITIONS='$PARTITIONS' is invalid: expected an integer from 1 to 1000"
   local v
+  # A typo in ports.env fails here, naming the key, rather than deep inside a component's start.
+  for v in $(grep -oE '^[A-Z0-9_]+' "$STACK_DIR/ports.env"); do
+    [[ ${!v} =~ ^[1-9][0-9]*$ ]] && ((${!v} <= 65535)) || die "$v='${!v}' is invalid: expected a TCP port 1-65535"
+  done
   for v in KAFKA_START_TIMEOUT CLICKHOUSE_START_TIMEOUT FLINK_START_TIMEOUT; do
     [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v='${!v}' is invalid: expected a positive number of seconds"
   done
