@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { createIdempotentProducer, createTopics, deleteTopics, readTopic, runTransactionalLoop } from '../src';
+import {
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  runTransactionalLoop,
+} from '../src';
 import type { KafkaClientOptions, Logger } from '../src';
 
 const args = process.argv.slice(2);
@@ -15,7 +21,8 @@ const RECORDS = Number(arg('records', '100000'));
 const OUT = arg('out', 'results/bench/kafka-tx.json');
 const BOOTSTRAP = arg('bootstrap', '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092');
 const PARTITIONS = Number(arg('partitions', '6'));
-if (!Number.isInteger(RECORDS) || RECORDS <= 0) throw new Error(`--records=${arg('records', '')} is invalid, expected a positive integer`);
+if (!Number.isInteger(RECORDS) || RECORDS <= 0)
+  throw new Error(`--records=${arg('records', '')} is invalid, expected a positive integer`);
 
 const logger: Logger = {
   debug: () => undefined,
@@ -55,7 +62,14 @@ async function runCase(c: Case, input: string): Promise<object> {
       inputTopics: [input],
       maxBatchRecords: c.maxBatchRecords,
       maxBatchMs: c.maxBatchMs,
-      transform: (batch) => batch.map((r) => ({ topic: output, partition: r.partition, key: r.key, value: r.value, headers: r.headers })),
+      transform: (batch) =>
+        batch.map((r) => ({
+          topic: output,
+          partition: r.partition,
+          key: r.key,
+          value: r.value,
+          headers: r.headers,
+        })),
       hooks: {
         onCommit: (ms, n) => {
           const now = Date.now();
@@ -82,8 +96,17 @@ async function runCase(c: Case, input: string): Promise<object> {
       seconds,
       recordsPerSecond: Math.round(copied / seconds),
       startupSeconds: (firstCommitAt - t0) / 1000,
-      recordsPerTransaction: { mean: Math.round(copied / commitMs.length), p50: quantile(commitRecords, 0.5), max: Math.max(...commitRecords) },
-      transactionMs: { p50: quantile(commitMs, 0.5), p90: quantile(commitMs, 0.9), p99: quantile(commitMs, 0.99), max: Math.max(...commitMs) },
+      recordsPerTransaction: {
+        mean: Math.round(copied / commitMs.length),
+        p50: quantile(commitRecords, 0.5),
+        max: Math.max(...commitRecords),
+      },
+      transactionMs: {
+        p50: quantile(commitMs, 0.5),
+        p90: quantile(commitMs, 0.9),
+        p99: quantile(commitMs, 0.99),
+        max: Math.max(...commitMs),
+      },
       cpuSecondsOfThisProcess: (cpu.user + cpu.system) / 1e6,
     };
   } finally {
@@ -101,15 +124,27 @@ async function main(): Promise<void> {
     let acked = 0;
     for (let i = 0; i < RECORDS; i += 5000) {
       const n = Math.min(5000, RECORDS - i);
-      const reports = await producer.send(Array.from({ length: n }, (_, j) => ({ topic: input, key: `k${i + j}`, value, headers: { 'cs-seq': String(i + j) } })));
+      const reports = await producer.send(
+        Array.from({ length: n }, (_, j) => ({
+          topic: input,
+          key: `k${i + j}`,
+          value,
+          headers: { 'cs-seq': String(i + j) },
+        })),
+      );
       acked += reports.filter((r) => r.ok).length;
     }
     const produceSeconds = (Date.now() - p0) / 1000;
     await producer.close();
-    if (acked !== RECORDS) throw new Error(`only ${acked} of ${RECORDS} input records were acknowledged`);
+    if (acked !== RECORDS)
+      throw new Error(`only ${acked} of ${RECORDS} input records were acknowledged`);
 
     const cases: Case[] = [
-      { name: 'defaults: 500 records or 100 ms per transaction', maxBatchRecords: 500, maxBatchMs: 100 },
+      {
+        name: 'defaults: 500 records or 100 ms per transaction',
+        maxBatchRecords: 500,
+        maxBatchMs: 100,
+      },
       { name: '2,000 records or 100 ms per transaction', maxBatchRecords: 2000, maxBatchMs: 100 },
       { name: '20,000 records or 100 ms per transaction', maxBatchRecords: 20000, maxBatchMs: 100 },
     ];
@@ -128,7 +163,11 @@ async function main(): Promise<void> {
       partitions: PARTITIONS,
       recordBytes: value.length,
       loadAverage1mAtEnd: loadavg()[0],
-      idempotentProducer: { records: RECORDS, seconds: produceSeconds, recordsPerSecond: Math.round(RECORDS / produceSeconds) },
+      idempotentProducer: {
+        records: RECORDS,
+        seconds: produceSeconds,
+        recordsPerSecond: Math.round(RECORDS / produceSeconds),
+      },
       cases: results,
     };
     mkdirSync(path.dirname(OUT), { recursive: true });

@@ -1,13 +1,20 @@
 /** Idempotent topic creation and deletion, plus the admin-client helper shared with offsets.ts. */
 import { AdminClient } from '@confluentinc/kafka-javascript';
-import type { IAdminClient, LibrdKafkaError, TopicDescription } from '@confluentinc/kafka-javascript';
+import type {
+  IAdminClient,
+  LibrdKafkaError,
+  TopicDescription,
+} from '@confluentinc/kafka-javascript';
 import { RD_CODES, describeError, errorCode } from './errors';
 import { realClock } from './ports';
 import { baseConfig, resolveTimeouts } from './settings';
 import type { KafkaClientOptions, TopicSpec } from './types';
 
 /** Runs f with a short-lived admin client, always disconnecting it. */
-export async function withAdmin<T>(o: KafkaClientOptions, f: (a: IAdminClient, timeoutMs: number) => Promise<T>): Promise<T> {
+export async function withAdmin<T>(
+  o: KafkaClientOptions,
+  f: (a: IAdminClient, timeoutMs: number) => Promise<T>,
+): Promise<T> {
   const t = resolveTimeouts(o);
   const admin = AdminClient.create(baseConfig(o));
   try {
@@ -17,16 +24,27 @@ export async function withAdmin<T>(o: KafkaClientOptions, f: (a: IAdminClient, t
   }
 }
 
-export function describeTopics(a: IAdminClient, topics: string[], timeoutMs: number): Promise<TopicDescription[]> {
+export function describeTopics(
+  a: IAdminClient,
+  topics: string[],
+  timeoutMs: number,
+): Promise<TopicDescription[]> {
   return new Promise((resolve, reject) =>
-    a.describeTopics(topics, { timeout: timeoutMs }, (err, res) => (err ? reject(err) : resolve(res))),
+    a.describeTopics(topics, { timeout: timeoutMs }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    ),
   );
 }
 
 /** Partition numbers of a topic, sorted; rejects when the topic does not exist. */
-export async function partitionsOf(a: IAdminClient, topic: string, timeoutMs: number): Promise<number[]> {
+export async function partitionsOf(
+  a: IAdminClient,
+  topic: string,
+  timeoutMs: number,
+): Promise<number[]> {
   const [d] = await describeTopics(a, [topic], timeoutMs);
-  if (d === undefined || d.error) throw new Error(`kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`);
+  if (d === undefined || d.error)
+    throw new Error(`kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`);
   return d.partitions.map((p) => p.partition).sort((x, y) => x - y);
 }
 
@@ -51,12 +69,24 @@ export async function createTopics(o: KafkaClientOptions, topics: TopicSpec[]): 
     // Creation returns before every broker knows the topic; wait so that the caller's first produce succeeds.
     const deadline = realClock.now() + 30000;
     for (;;) {
-      const ready = await describeTopics(a, topics.map((t) => t.topic), timeoutMs).then(
-        (ds) => ds.length === topics.length && ds.every((d) => !d.error && d.partitions.length > 0 && d.partitions.every((p) => p.leader !== null)),
+      const ready = await describeTopics(
+        a,
+        topics.map((t) => t.topic),
+        timeoutMs,
+      ).then(
+        (ds) =>
+          ds.length === topics.length &&
+          ds.every(
+            (d) =>
+              !d.error && d.partitions.length > 0 && d.partitions.every((p) => p.leader !== null),
+          ),
         () => false,
       );
       if (ready) return;
-      if (realClock.now() > deadline) throw new Error(`kafka-tx: topics not ready after 30 s: ${topics.map((t) => t.topic).join(', ')}`);
+      if (realClock.now() > deadline)
+        throw new Error(
+          `kafka-tx: topics not ready after 30 s: ${topics.map((t) => t.topic).join(', ')}`,
+        );
       await realClock.sleep(200);
     }
   });

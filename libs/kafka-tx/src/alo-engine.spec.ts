@@ -3,7 +3,11 @@ import { BatchHandlerError, runAloEngine } from './alo-engine';
 import type { AloEngineDeps } from './alo-engine';
 import type { InRecord } from './types';
 
-function setup(cluster: FakeCluster, onBatch: (r: InRecord[]) => Promise<void>, over: Partial<AloEngineDeps> = {}) {
+function setup(
+  cluster: FakeCluster,
+  onBatch: (r: InRecord[]) => Promise<void>,
+  over: Partial<AloEngineDeps> = {},
+) {
   const clock = new FakeClock();
   const consumer = new FakeConsumer(cluster, clock);
   const stop = new AbortController();
@@ -33,7 +37,8 @@ describe('runAloEngine', () => {
     const sink: InRecord[] = [];
     const { deps, consumer } = setup(cluster, (rs) => {
       // At the moment a batch is handled, none of its offsets may be committed yet.
-      for (const r of rs) expect(cluster.committed.get(r.partition) ?? 0).toBeLessThanOrEqual(r.offset);
+      for (const r of rs)
+        expect(cluster.committed.get(r.partition) ?? 0).toBeLessThanOrEqual(r.offset);
       sink.push(...rs);
       return Promise.resolve();
     });
@@ -101,10 +106,14 @@ describe('runAloEngine', () => {
   it('flushes the pending batch before releasing partitions on a rebalance', async () => {
     const cluster = new FakeCluster(1, 20);
     const order: string[] = [];
-    const { deps, consumer } = setup(cluster, (rs) => {
-      order.push(`batch:${rs.length}`);
-      return Promise.resolve();
-    }, { maxBatchRecords: 100, maxBatchMs: 1000 });
+    const { deps, consumer } = setup(
+      cluster,
+      (rs) => {
+        order.push(`batch:${rs.length}`);
+        return Promise.resolve();
+      },
+      { maxBatchRecords: 100, maxBatchMs: 1000 },
+    );
     const apply = consumer.applyRebalances.bind(consumer);
     consumer.applyRebalances = () => {
       order.push('rebalance');
@@ -114,7 +123,11 @@ describe('runAloEngine', () => {
     const consume = consumer.consume.bind(consumer);
     consumer.consume = async (max, timeout) => {
       const got = await consume(Math.min(max, 5), timeout);
-      if (++n === 2) consumer.queue.push({ kind: 'revoke', partitions: [0] }, { kind: 'assign', partitions: [0] });
+      if (++n === 2)
+        consumer.queue.push(
+          { kind: 'revoke', partitions: [0] },
+          { kind: 'assign', partitions: [0] },
+        );
       return got;
     };
     await runAloEngine(deps);

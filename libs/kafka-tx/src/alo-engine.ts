@@ -10,7 +10,10 @@ export interface AloEngineDeps {
   maxBatchRecords: number;
   maxBatchMs: number;
   maxAttempts: number;
-  hooks: { onFlush?(ms: number, records: number): void; onRetry?(attempt: number, error: unknown): void };
+  hooks: {
+    onFlush?(ms: number, records: number): void;
+    onRetry?(attempt: number, error: unknown): void;
+  };
   signal?: AbortSignal;
   logger: Logger;
   clock: Clock;
@@ -23,7 +26,9 @@ export class BatchHandlerError extends Error {
     readonly records: number,
     override readonly cause: unknown,
   ) {
-    super(`onBatch failed ${attempts} times for a batch of ${records} records: ${describeError(cause).message}`);
+    super(
+      `onBatch failed ${attempts} times for a batch of ${records} records: ${describeError(cause).message}`,
+    );
     this.name = 'BatchHandlerError';
   }
 }
@@ -50,7 +55,10 @@ export async function runAloEngine(d: AloEngineDeps): Promise<void> {
         break;
       } catch (e) {
         if (attempt >= d.maxAttempts) throw new BatchHandlerError(attempt, batch.length, e);
-        log.warn({ attempt, records: batch.length, err: describeError(e) }, 'batch handler failed; retrying');
+        log.warn(
+          { attempt, records: batch.length, err: describeError(e) },
+          'batch handler failed; retrying',
+        );
         try {
           d.hooks.onRetry?.(attempt, e);
         } catch {
@@ -84,7 +92,10 @@ export async function runAloEngine(d: AloEngineDeps): Promise<void> {
       await flush();
       continue;
     }
-    const got = await d.consumer.consume(d.maxBatchRecords - pending.length, Math.max(1, Math.min(remaining, MAX_POLL_MS)));
+    const got = await d.consumer.consume(
+      d.maxBatchRecords - pending.length,
+      Math.max(1, Math.min(remaining, MAX_POLL_MS)),
+    );
     if (got.length > 0 && firstAt === null) firstAt = d.clock.now();
     for (const r of got) pending.push(r);
     if (pending.length >= d.maxBatchRecords) await flush();

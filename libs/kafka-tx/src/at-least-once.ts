@@ -15,11 +15,18 @@ export async function runAtLeastOnceConsumer(o: AtLeastOnceOptions): Promise<voi
   const maxBatchRecords = positiveIntOption('maxBatchRecords', o.maxBatchRecords, 5000);
   const maxBatchMs = positiveIntOption('maxBatchMs', o.maxBatchMs, 1000);
   const maxAttempts = positiveIntOption('maxAttempts', o.maxAttempts, 5);
-  if (o.topics.length === 0) throw new Error('kafka-tx: option topics=[] is invalid, expected at least one topic');
-  const log = o.client.logger.child?.({ module: 'kafka-tx.at-least-once', groupId: o.groupId }) ?? o.client.logger;
+  if (o.topics.length === 0)
+    throw new Error('kafka-tx: option topics=[] is invalid, expected at least one topic');
+  const log =
+    o.client.logger.child?.({ module: 'kafka-tx.at-least-once', groupId: o.groupId }) ??
+    o.client.logger;
   const consumer = await RdLoopConsumer.open(
     o.client,
-    { groupId: o.groupId, isolation: o.isolation ?? 'read_committed', startFrom: o.startFrom ?? 'earliest' },
+    {
+      groupId: o.groupId,
+      isolation: o.isolation ?? 'read_committed',
+      startFrom: o.startFrom ?? 'earliest',
+    },
     o.topics,
     log,
   );

@@ -2,14 +2,19 @@
 import type { TopicPartitionOffset } from './ports';
 import type { InRecord } from './types';
 
-function byPartition(batch: InRecord[], pick: (prev: number | undefined, offset: number) => number): TopicPartitionOffset[] {
+function byPartition(
+  batch: InRecord[],
+  pick: (prev: number | undefined, offset: number) => number,
+): TopicPartitionOffset[] {
   const m = new Map<string, TopicPartitionOffset>();
   for (const r of batch) {
     const k = `${r.topic}\u0000${r.partition}`;
     const prev = m.get(k);
     m.set(k, { topic: r.topic, partition: r.partition, offset: pick(prev?.offset, r.offset) });
   }
-  return [...m.values()].sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1));
+  return [...m.values()].sort((a, b) =>
+    a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1,
+  );
 }
 
 /** The offsets to commit with the batch: the next record to read per partition (last offset + 1). */

@@ -2,10 +2,32 @@ import { classifyTxError, describeError } from './errors';
 
 describe('classifyTxError', () => {
   it.each([
-    [{ code: -144, message: 'Local: This instance has been fenced by a newer instance', isFatal: true }, 'fenced'],
+    [
+      {
+        code: -144,
+        message: 'Local: This instance has been fenced by a newer instance',
+        isFatal: true,
+      },
+      'fenced',
+    ],
     [{ code: 90, message: 'Broker: Producer fenced' }, 'fenced'],
-    [{ code: -150, message: 'Fatal error: Broker: Producer attempted an operation with an old epoch ... fenced', isFatal: true }, 'fenced'],
-    [{ code: 47, message: 'Broker: Producer attempted an operation with an old epoch', isFatal: true }, 'fenced'],
+    [
+      {
+        code: -150,
+        message:
+          'Fatal error: Broker: Producer attempted an operation with an old epoch ... fenced',
+        isFatal: true,
+      },
+      'fenced',
+    ],
+    [
+      {
+        code: 47,
+        message: 'Broker: Producer attempted an operation with an old epoch',
+        isFatal: true,
+      },
+      'fenced',
+    ],
     [{ code: 47, message: 'old epoch' }, 'fenced'],
     [{ code: -150, message: 'Local: Fatal error', isFatal: true }, 'fatal'],
     [{ code: 22, message: 'illegal generation', isTxnRequiresAbort: true }, 'abortable'],

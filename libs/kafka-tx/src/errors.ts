@@ -57,7 +57,9 @@ export function classifyTxError(e: unknown): TxErrorClass {
   const fatal = err.isFatal === true || code === RD_CODES.ERR__FATAL;
   if (code === RD_CODES.ERR__FENCED || code === RD_CODES.ERR_PRODUCER_FENCED) return 'fenced';
   if (fatal) {
-    return code === RD_CODES.ERR_INVALID_PRODUCER_EPOCH || /fenced/i.test(errorMessage(e)) ? 'fenced' : 'fatal';
+    return code === RD_CODES.ERR_INVALID_PRODUCER_EPOCH || /fenced/i.test(errorMessage(e))
+      ? 'fenced'
+      : 'fatal';
   }
   if (err.isTxnRequiresAbort === true) return 'abortable';
   // An old epoch without librdkafka's flags: assume a newer instance took over (stopping is safe).

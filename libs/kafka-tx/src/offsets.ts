@@ -1,6 +1,11 @@
 /** Reading whole topics up to the end offsets captured at the start, end offsets, and consumer-group lag. */
 import { IsolationLevel, KafkaConsumer, OffsetSpec } from '@confluentinc/kafka-javascript';
-import type { IAdminClient, LibrdKafkaError, ListOffsetsResult, Message } from '@confluentinc/kafka-javascript';
+import type {
+  IAdminClient,
+  LibrdKafkaError,
+  ListOffsetsResult,
+  Message,
+} from '@confluentinc/kafka-javascript';
 import { randomUUID } from 'node:crypto';
 import { partitionsOf, withAdmin } from './admin';
 import { describeError } from './errors';
@@ -9,11 +14,24 @@ import { toInRecord } from './records';
 import { consumerConfig, resolveTimeouts } from './settings';
 import type { InRecord, Isolation, KafkaClientOptions } from './types';
 
-function listOffsets(a: IAdminClient, topic: string, partitions: number[], spec: OffsetSpec, isolation: Isolation, timeoutMs: number): Promise<Map<number, number>> {
+function listOffsets(
+  a: IAdminClient,
+  topic: string,
+  partitions: number[],
+  spec: OffsetSpec,
+  isolation: Isolation,
+  timeoutMs: number,
+): Promise<Map<number, number>> {
   return new Promise((resolve, reject) =>
     a.listOffsets(
       partitions.map((partition) => ({ topic, partition, offset: spec })),
-      { timeout: timeoutMs, isolationLevel: isolation === 'read_committed' ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED },
+      {
+        timeout: timeoutMs,
+        isolationLevel:
+          isolation === 'read_committed'
+            ? IsolationLevel.READ_COMMITTED
+            : IsolationLevel.READ_UNCOMMITTED,
+      },
       (err: LibrdKafkaError, res: ListOffsetsResult[]) => {
         if (err) return reject(err);
         const bad = res.find((r) => r.error);
@@ -25,16 +43,40 @@ function listOffsets(a: IAdminClient, topic: string, partitions: number[], spec:
 }
 
 /** End offset per partition: the high watermark, or for read_committed the last stable offset (LSO). */
-export function endOffsets(o: KafkaClientOptions, topic: string, isolation: Isolation = 'read_committed'): Promise<Map<number, number>> {
-  return withAdmin(o, async (a, timeoutMs) => listOffsets(a, topic, await partitionsOf(a, topic, timeoutMs), OffsetSpec.LATEST, isolation, timeoutMs));
+export function endOffsets(
+  o: KafkaClientOptions,
+  topic: string,
+  isolation: Isolation = 'read_committed',
+): Promise<Map<number, number>> {
+  return withAdmin(o, async (a, timeoutMs) =>
+    listOffsets(
+      a,
+      topic,
+      await partitionsOf(a, topic, timeoutMs),
+      OffsetSpec.LATEST,
+      isolation,
+      timeoutMs,
+    ),
+  );
 }
 
 /** Sum over partitions of (end - committed); a partition without a committed offset counts from its start. */
-export function committedLag(o: KafkaClientOptions, groupId: string, topic: string): Promise<number> {
+export function committedLag(
+  o: KafkaClientOptions,
+  groupId: string,
+  topic: string,
+): Promise<number> {
   return withAdmin(o, async (a, timeoutMs) => {
     const parts = await partitionsOf(a, topic, timeoutMs);
     const end = await listOffsets(a, topic, parts, OffsetSpec.LATEST, 'read_committed', timeoutMs);
-    const start = await listOffsets(a, topic, parts, OffsetSpec.EARLIEST, 'read_committed', timeoutMs);
+    const start = await listOffsets(
+      a,
+      topic,
+      parts,
+      OffsetSpec.EARLIEST,
+      'read_committed',
+      timeoutMs,
+    );
     const committed = await new Promise<Map<number, number>>((resolve, reject) =>
       a.listConsumerGroupOffsets(
         [{ groupId, partitions: parts.map((partition) => ({ topic, partition })) }],
@@ -62,7 +104,9 @@ export function committedLag(o: KafkaClientOptions, groupId: string, topic: stri
  * starts (LSO for read_committed: transactions still open then are excluded). Records appended
  * later are ignored. In partition order, then offset order.
  */
-export async function readTopic(o: KafkaClientOptions & { topic: string; isolation?: Isolation }): Promise<InRecord[]> {
+export async function readTopic(
+  o: KafkaClientOptions & { topic: string; isolation?: Isolation },
+): Promise<InRecord[]> {
   const isolation = o.isolation ?? 'read_committed';
   const t = resolveTimeouts(o);
   const [begin, end] = await withAdmin(o, async (a, timeoutMs) => {
@@ -78,7 +122,11 @@ export async function readTopic(o: KafkaClientOptions & { topic: string; isolati
 
   // A group id is required by the client but nothing is ever committed under it.
   const consumer = new KafkaConsumer({
-    ...consumerConfig(o, { groupId: `kafka-tx-read-${randomUUID()}`, isolation, startFrom: 'earliest' }),
+    ...consumerConfig(o, {
+      groupId: `kafka-tx-read-${randomUUID()}`,
+      isolation,
+      startFrom: 'earliest',
+    }),
     // EOF tells when a partition is exhausted even if its last offsets are transaction markers,
     // which a read_committed consumer never returns.
     'enable.partition.eof': true,
@@ -87,10 +135,18 @@ export async function readTopic(o: KafkaClientOptions & { topic: string; isolati
     if (e.offset >= (end.get(e.partition) ?? 0)) open.delete(e.partition);
   };
   consumer.on('partition.eof', onEof);
-  (consumer as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }).setDefaultIsTimeoutOnlyForFirstMessage(true);
+  (
+    consumer as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }
+  ).setDefaultIsTimeoutOnlyForFirstMessage(true);
   await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
   try {
-    consumer.assign([...open].map((partition) => ({ topic: o.topic, partition, offset: begin.get(partition) ?? 0 })));
+    consumer.assign(
+      [...open].map((partition) => ({
+        topic: o.topic,
+        partition,
+        offset: begin.get(partition) ?? 0,
+      })),
+    );
     consumer.setDefaultConsumeTimeout(500);
     let idleSince = Date.now();
     while (open.size > 0) {
@@ -103,7 +159,9 @@ export async function readTopic(o: KafkaClientOptions & { topic: string; isolati
       );
       if (msgs.length > 0) idleSince = Date.now();
       else if (Date.now() - idleSince > 120000) {
-        throw new Error(`kafka-tx: readTopic ${o.topic} made no progress for 120 s; partitions still open: ${[...open].join(',')}`);
+        throw new Error(
+          `kafka-tx: readTopic ${o.topic} made no progress for 120 s; partitions still open: ${[...open].join(',')}`,
+        );
       }
       for (const m of msgs) {
         const stop = end.get(m.partition) ?? 0;

@@ -1,7 +1,11 @@
 /** Idempotent (non-transactional) producer whose per-record outcomes are delivery reports, never exceptions. */
 import { Producer } from '@confluentinc/kafka-javascript';
-import type { DeliveryReport as RdDeliveryReport, LibrdKafkaError } from '@confluentinc/kafka-javascript';
+import type {
+  DeliveryReport as RdDeliveryReport,
+  LibrdKafkaError,
+} from '@confluentinc/kafka-javascript';
 import { describeError } from './errors';
+import { rateLimitedWarn } from './log';
 import { connectClient } from './rd-consumer';
 import { produceWithBackpressure } from './rd-producer';
 import { producerConfig, resolveTimeouts } from './settings';
@@ -14,7 +18,8 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
   const t = resolveTimeouts(o);
   const log = o.logger.child?.({ module: 'kafka-tx.producer' }) ?? o.logger;
   const raw = new Producer({ ...producerConfig(o), dr_cb: true });
-  raw.on('event.error', (e) => log.warn({ err: describeError(e), fatal: e.isFatal === true }, 'producer error event'));
+  const warnEvent = rateLimitedWarn(log, 'producer error event');
+  raw.on('event.error', (e) => warnEvent({ err: describeError(e), fatal: e.isFatal === true }));
   raw.on('delivery-report', (err: LibrdKafkaError | null, report: RdDeliveryReport) => {
     const done = report.opaque as Pending | undefined;
     done?.({
@@ -37,7 +42,15 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
     } catch (e) {
       // Refused locally (unknown partition, too large, fatal state): a definite failure.
       const error = describeError(e).message;
-      return { report: Promise.resolve({ ok: false, topic: r.topic, partition: r.partition ?? null, offset: null, error }) };
+      return {
+        report: Promise.resolve({
+          ok: false,
+          topic: r.topic,
+          partition: r.partition ?? null,
+          offset: null,
+          error,
+        }),
+      };
     }
     return { report };
   }
@@ -50,7 +63,9 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
       return Promise.all(reports);
     },
     flush(timeoutMs = 30000): Promise<void> {
-      return new Promise((resolve, reject) => raw.flush(timeoutMs, (err) => (err ? reject(err) : resolve())));
+      return new Promise((resolve, reject) =>
+        raw.flush(timeoutMs, (err) => (err ? reject(err) : resolve())),
+      );
     },
     close(): Promise<void> {
       return new Promise((resolve) => raw.disconnect(30000, () => resolve()));

@@ -1,7 +1,12 @@
 /** LoopConsumer over librdkafka's KafkaConsumer: manual offsets, rebalances queued until the loop applies them. */
 import { KafkaConsumer } from '@confluentinc/kafka-javascript';
-import type { LibrdKafkaError, Message, TopicPartition as RdTopicPartition } from '@confluentinc/kafka-javascript';
+import type {
+  LibrdKafkaError,
+  Message,
+  TopicPartition as RdTopicPartition,
+} from '@confluentinc/kafka-javascript';
 import { RD_CODES, describeError, errorCode } from './errors';
+import { rateLimitedWarn } from './log';
 import type { LoopConsumer, TopicPartition, TopicPartitionOffset } from './ports';
 import { realClock } from './ports';
 import { toInRecord } from './records';
@@ -32,13 +37,19 @@ export class RdLoopConsumer implements LoopConsumer {
     private readonly requestTimeoutMs: number,
   ) {}
 
-  static async open(o: KafkaClientOptions, s: ConsumerSettings, topics: string[], log: Logger): Promise<RdLoopConsumer> {
+  static async open(
+    o: KafkaClientOptions,
+    s: ConsumerSettings,
+    topics: string[],
+    log: Logger,
+  ): Promise<RdLoopConsumer> {
     const t = resolveTimeouts(o);
     // The callback is created before the consumer it reports to; `holder` closes that loop.
     const holder: { self?: RdLoopConsumer } = {};
     const raw = new KafkaConsumer({
       ...consumerConfig(o, s),
-      rebalance_cb: (err: LibrdKafkaError | undefined, assignment: RdTopicPartition[]) => holder.self?.onRebalance(err, assignment),
+      rebalance_cb: (err: LibrdKafkaError | undefined, assignment: RdTopicPartition[]) =>
+        holder.self?.onRebalance(err, assignment),
       offset_commit_cb: (err: LibrdKafkaError | undefined, offsets: TopicPartitionOffset[]) => {
         if (err && errorCode(err) !== RD_CODES.ERR__NO_OFFSET /* nothing to commit */) {
           log.warn({ err: describeError(err), offsets: offsets?.length }, 'offset commit failed');
@@ -47,10 +58,13 @@ export class RdLoopConsumer implements LoopConsumer {
     });
     const self = new RdLoopConsumer(raw, log, t.requestTimeoutMs);
     holder.self = self;
-    raw.on('event.error', (e) => log.warn({ err: describeError(e) }, 'consumer error event'));
+    const warnEvent = rateLimitedWarn(log, 'consumer error event');
+    raw.on('event.error', (e) => warnEvent({ err: describeError(e) }));
     // The C++ binding's "timeout only for the first message" mode: return what is ready instead of
     // waiting the full timeout for every further message. Not in the published typings.
-    (raw as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }).setDefaultIsTimeoutOnlyForFirstMessage(true);
+    (
+      raw as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }
+    ).setDefaultIsTimeoutOnlyForFirstMessage(true);
     await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
     raw.subscribe(topics);
     return self;
@@ -59,7 +73,10 @@ export class RdLoopConsumer implements LoopConsumer {
   private onRebalance(err: LibrdKafkaError | undefined, assignment: RdTopicPartition[]): void {
     const code = errorCode(err);
     const partitions = assignment.map((p) => ({ topic: p.topic, partition: p.partition }));
-    const ev: RebalanceEvent = { kind: code === RD_CODES.ERR__ASSIGN_PARTITIONS ? 'assign' : 'revoke', partitions };
+    const ev: RebalanceEvent = {
+      kind: code === RD_CODES.ERR__ASSIGN_PARTITIONS ? 'assign' : 'revoke',
+      partitions,
+    };
     if (code !== RD_CODES.ERR__ASSIGN_PARTITIONS && code !== RD_CODES.ERR__REVOKE_PARTITIONS) {
       this.log.warn({ err: describeError(err) }, 'rebalance error; treating as a revocation');
     }

@@ -2,6 +2,7 @@
 import { Producer } from '@confluentinc/kafka-javascript';
 import type { KafkaConsumer, LibrdKafkaError } from '@confluentinc/kafka-javascript';
 import { RD_CODES, describeError, errorCode } from './errors';
+import { rateLimitedWarn } from './log';
 import type { TopicPartitionOffset, TxProducer } from './ports';
 import { realClock } from './ports';
 import { toProduceArgs } from './records';
@@ -15,7 +16,11 @@ type Cb = (err: LibrdKafkaError | null | undefined) => void;
  * Produces a record, waiting for queue space when librdkafka's local queue is full; rethrows
  * anything else. Shared with the idempotent producer.
  */
-export async function produceWithBackpressure(raw: Producer, r: OutRecord, opaque: unknown): Promise<void> {
+export async function produceWithBackpressure(
+  raw: Producer,
+  r: OutRecord,
+  opaque: unknown,
+): Promise<void> {
   const a = toProduceArgs(r);
   for (;;) {
     try {
@@ -29,8 +34,11 @@ export async function produceWithBackpressure(raw: Producer, r: OutRecord, opaqu
 }
 
 export class RdTxProducer implements TxProducer {
-  /** The last fatal error event: its message says why (e.g. fenced), where a later call only says "fatal". */
-  private fatal: LibrdKafkaError | null = null;
+  /**
+   * The last error event that names fencing. Error events carry only a message (the binding drops
+   * the code and the fatal flag), and a later call on a fenced producer only says "fatal".
+   */
+  private fencedEvent: string | null = null;
 
   private constructor(
     readonly raw: Producer,
@@ -38,13 +46,21 @@ export class RdTxProducer implements TxProducer {
     private readonly timeoutMs: number,
   ) {}
 
-  static async open(o: KafkaClientOptions, transactionalId: string, consumer: KafkaConsumer, log: Logger): Promise<RdTxProducer> {
+  static async open(
+    o: KafkaClientOptions,
+    transactionalId: string,
+    consumer: KafkaConsumer,
+    log: Logger,
+  ): Promise<RdTxProducer> {
     const t = resolveTimeouts(o);
     const raw = new Producer(producerConfig(o, transactionalId));
     const self = new RdTxProducer(raw, consumer, t.requestTimeoutMs);
+    const warnEvent = rateLimitedWarn(log, 'producer error event');
     raw.on('event.error', (e) => {
-      if (e.isFatal === true || e.code === RD_CODES.ERR__FATAL) self.fatal = e;
-      log.warn({ err: describeError(e), fatal: e.isFatal === true }, 'producer error event');
+      if (/fenced/i.test(e.message)) {
+        self.fencedEvent = e.message;
+        log.error({ err: describeError(e) }, 'producer fenced error event');
+      } else warnEvent({ err: describeError(e) });
     });
     await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
     // Serve librdkafka's events on its own thread; transactional commits do the flushing.
@@ -52,10 +68,13 @@ export class RdTxProducer implements TxProducer {
     return self;
   }
 
-  /** Replaces a bare "fatal" error by the recorded fatal event, which carries the cause. */
+  /** Replaces a bare "fatal" error by the recorded fencing event, which says why. */
   private explain(e: unknown): unknown {
-    if (errorCode(e) === RD_CODES.ERR__FATAL && this.fatal !== null) {
-      return Object.assign(new Error(this.fatal.message), { code: RD_CODES.ERR__FATAL, isFatal: true });
+    if (errorCode(e) === RD_CODES.ERR__FATAL && this.fencedEvent !== null) {
+      return Object.assign(new Error(this.fencedEvent), {
+        code: RD_CODES.ERR__FATAL,
+        isFatal: true,
+      });
     }
     return e;
   }
@@ -87,7 +106,9 @@ export class RdTxProducer implements TxProducer {
   }
 
   sendOffsets(offsets: TopicPartitionOffset[]): Promise<void> {
-    return this.call((cb) => this.raw.sendOffsetsToTransaction(offsets, this.consumer, this.timeoutMs, cb));
+    return this.call((cb) =>
+      this.raw.sendOffsetsToTransaction(offsets, this.consumer, this.timeoutMs, cb),
+    );
   }
 
   commit(): Promise<void> {

@@ -20,7 +20,11 @@ describe('records', () => {
       headers: { a: Buffer.from('1'), b: Buffer.from('2') },
       timestamp: 123,
     });
-    expect(toInRecord({ topic: 't', partition: 0, offset: 0, value: null })).toMatchObject({ key: null, headers: {}, timestamp: 0 });
+    expect(toInRecord({ topic: 't', partition: 0, offset: 0, value: null })).toMatchObject({
+      key: null,
+      headers: {},
+      timestamp: 0,
+    });
   });
 
   it('builds produce arguments, leaving the partition to the partitioner when absent', () => {
@@ -32,7 +36,16 @@ describe('records', () => {
       timestamp: null,
       headers: undefined,
     });
-    expect(toProduceArgs({ topic: 't', partition: 3, key: null, value: null, headers: { h: 'x' }, timestamp: 5 })).toMatchObject({
+    expect(
+      toProduceArgs({
+        topic: 't',
+        partition: 3,
+        key: null,
+        value: null,
+        headers: { h: 'x' },
+        timestamp: 5,
+      }),
+    ).toMatchObject({
       partition: 3,
       headers: [{ h: 'x' }],
       timestamp: 5,

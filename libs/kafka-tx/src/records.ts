@@ -43,7 +43,8 @@ export interface ProduceArgs {
 }
 
 export function toProduceArgs(r: OutRecord): ProduceArgs {
-  const headers = r.headers === undefined ? undefined : Object.entries(r.headers).map(([k, v]) => ({ [k]: v }));
+  const headers =
+    r.headers === undefined ? undefined : Object.entries(r.headers).map(([k, v]) => ({ [k]: v }));
   return {
     topic: r.topic,
     // -1 is RD_KAFKA_PARTITION_UA: let the partitioner choose from the key.

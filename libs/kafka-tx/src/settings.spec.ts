@@ -1,7 +1,12 @@
 import { consumerConfig, producerConfig, resolveTimeouts } from './settings';
 import type { KafkaClientOptions } from './types';
 
-const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 const o: KafkaClientOptions = { bootstrap: '127.0.0.1:19092', clientId: 'c', logger };
 
 describe('settings', () => {
@@ -18,13 +23,26 @@ describe('settings', () => {
   });
 
   it('configures consumers for manual, post-processing offset commits', () => {
-    const c = consumerConfig(o, { groupId: 'g', isolation: 'read_committed', startFrom: 'earliest' });
-    expect(c).toMatchObject({ 'group.id': 'g', 'isolation.level': 'read_committed', 'enable.auto.commit': false, 'enable.auto.offset.store': false });
+    const c = consumerConfig(o, {
+      groupId: 'g',
+      isolation: 'read_committed',
+      startFrom: 'earliest',
+    });
+    expect(c).toMatchObject({
+      'group.id': 'g',
+      'isolation.level': 'read_committed',
+      'enable.auto.commit': false,
+      'enable.auto.offset.store': false,
+    });
   });
 
   it('names the option, the value and the expected range when a value is bad', () => {
-    expect(() => resolveTimeouts({ ...o, connectTimeoutMs: 10 })).toThrow('connectTimeoutMs=10 is invalid, expected an integer in [1000, 300000]');
-    expect(() => resolveTimeouts({ ...o, socketTimeoutMs: 60000 })).toThrow('socketTimeoutMs=60000');
+    expect(() => resolveTimeouts({ ...o, connectTimeoutMs: 10 })).toThrow(
+      'connectTimeoutMs=10 is invalid, expected an integer in [1000, 300000]',
+    );
+    expect(() => resolveTimeouts({ ...o, socketTimeoutMs: 60000 })).toThrow(
+      'socketTimeoutMs=60000',
+    );
     expect(() => resolveTimeouts({ ...o, bootstrap: ' ' })).toThrow('bootstrap');
   });
 });

@@ -40,10 +40,15 @@ export function resolveTimeouts(o: KafkaClientOptions): ResolvedTimeouts {
     sessionTimeoutMs: [1000, 3600000],
     transactionTimeoutMs: [1000, 900000],
   };
-  for (const [key, [min, max]] of Object.entries(ranges) as [keyof ResolvedTimeouts, [number, number]][]) {
+  for (const [key, [min, max]] of Object.entries(ranges) as [
+    keyof ResolvedTimeouts,
+    [number, number],
+  ][]) {
     const v = t[key];
     if (!Number.isInteger(v) || v < min || v > max) {
-      throw new Error(`kafka-tx: option ${key}=${String(v)} is invalid, expected an integer in [${min}, ${max}]`);
+      throw new Error(
+        `kafka-tx: option ${key}=${String(v)} is invalid, expected an integer in [${min}, ${max}]`,
+      );
     }
   }
   // librdkafka: socket.timeout.ms must be at least 100 ms lower than transaction.timeout.ms.
@@ -52,7 +57,8 @@ export function resolveTimeouts(o: KafkaClientOptions): ResolvedTimeouts {
       `kafka-tx: option socketTimeoutMs=${t.socketTimeoutMs} is invalid, expected at most transactionTimeoutMs - 100 (${t.transactionTimeoutMs - 100})`,
     );
   }
-  if (o.bootstrap.trim() === '') throw new Error('kafka-tx: option bootstrap="" is invalid, expected host:port[,host:port...]');
+  if (o.bootstrap.trim() === '')
+    throw new Error('kafka-tx: option bootstrap="" is invalid, expected host:port[,host:port...]');
   return t;
 }
 
@@ -139,6 +145,9 @@ export function consumerConfig(o: KafkaClientOptions, s: ConsumerSettings): RdCo
 /** A positive integer option with a default; the error names the option, the value and what was expected. */
 export function positiveIntOption(name: string, v: number | undefined, dflt: number): number {
   const x = v ?? dflt;
-  if (!Number.isInteger(x) || x <= 0) throw new Error(`kafka-tx: option ${name}=${String(v)} is invalid, expected a positive integer`);
+  if (!Number.isInteger(x) || x <= 0)
+    throw new Error(
+      `kafka-tx: option ${name}=${String(v)} is invalid, expected a positive integer`,
+    );
   return x;
 }

@@ -15,9 +15,12 @@ import type { LoopResult, TransactionalLoopOptions } from './types';
 export async function runTransactionalLoop(o: TransactionalLoopOptions): Promise<LoopResult> {
   const maxBatchRecords = positiveIntOption('maxBatchRecords', o.maxBatchRecords, 500);
   const maxBatchMs = positiveIntOption('maxBatchMs', o.maxBatchMs, 100);
-  if (o.inputTopics.length === 0) throw new Error('kafka-tx: option inputTopics=[] is invalid, expected at least one topic');
+  if (o.inputTopics.length === 0)
+    throw new Error('kafka-tx: option inputTopics=[] is invalid, expected at least one topic');
   const t = resolveTimeouts(o.client);
-  const log = o.client.logger.child?.({ module: 'kafka-tx.loop', transactionalId: o.transactionalId }) ?? o.client.logger;
+  const log =
+    o.client.logger.child?.({ module: 'kafka-tx.loop', transactionalId: o.transactionalId }) ??
+    o.client.logger;
 
   const consumer = await RdLoopConsumer.open(
     o.client,

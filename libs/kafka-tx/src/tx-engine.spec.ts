@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { ERRORS, FakeClock, FakeCluster, FakeConsumer, FakeTxProducer, silentLogger } from '../test/fake-kafka';
+import {
+  ERRORS,
+  FakeClock,
+  FakeCluster,
+  FakeConsumer,
+  FakeTxProducer,
+  silentLogger,
+} from '../test/fake-kafka';
 import type { FakeError, Op } from '../test/fake-kafka';
 import { FatalKafkaError, runTxEngine } from './tx-engine';
 import type { TxEngineDeps } from './tx-engine';
@@ -39,7 +46,10 @@ function outputValues(cluster: FakeCluster): string[] {
 }
 
 function inputValues(cluster: FakeCluster): string[] {
-  return [...cluster.input.values()].flat().map((r) => String(r.value)).sort();
+  return [...cluster.input.values()]
+    .flat()
+    .map((r) => String(r.value))
+    .sort();
 }
 
 describe('runTxEngine', () => {
@@ -173,7 +183,10 @@ describe('runTxEngine', () => {
     deps.transform = (b) => {
       // The group rebalances while a batch is in flight.
       if (++batches === 2) {
-        consumer.queue.push({ kind: 'revoke', partitions: [0, 1] }, { kind: 'assign', partitions: [0, 1] });
+        consumer.queue.push(
+          { kind: 'revoke', partitions: [0, 1] },
+          { kind: 'assign', partitions: [0, 1] },
+        );
       }
       return identity(b);
     };
@@ -202,5 +215,20 @@ describe('runTxEngine', () => {
     await runTxEngine(deps);
     expect(producer.calls.filter((c) => c === 'init')).toHaveLength(4);
     expect(cluster.output).toHaveLength(3);
+  });
+
+  it('gives up endless retries when stopped, without committing', async () => {
+    const cluster = new FakeCluster(1, 5);
+    cluster.fail('init', ERRORS.retriable, 1000);
+    const { deps, producer, stop } = setup(cluster);
+    let n = 0;
+    const init = producer.init.bind(producer);
+    producer.init = () => {
+      if (++n === 4) stop.abort();
+      return init();
+    };
+    await expect(runTxEngine(deps)).resolves.toEqual({ reason: 'stopped' });
+    expect(n).toBe(4);
+    expect(cluster.output).toEqual([]);
   });
 });

@@ -18,7 +18,8 @@ export interface TxEngineDeps {
   clock: Clock;
 }
 
-type TxOutcome = { kind: 'committed'; outputs: number } | { kind: 'aborted'; error: unknown } | { kind: 'fenced' };
+type TxOutcome =
+  { kind: 'committed'; outputs: number } | { kind: 'aborted'; error: unknown } | { kind: 'fenced' };
 
 /** Raised for a fatal, non-fencing producer error: the producer is unusable and the caller must restart. */
 export class FatalKafkaError extends Error {
@@ -32,6 +33,9 @@ export class FatalKafkaError extends Error {
 }
 
 class Fenced extends Error {}
+
+/** A retry loop gave up because the caller asked to stop (only where giving up cannot commit anything). */
+class StoppedWhileRetrying extends Error {}
 
 function safeHook(log: Logger, name: string, f: () => void): void {
   try {
@@ -51,8 +55,16 @@ export async function runTxEngine(d: TxEngineDeps): Promise<LoopResult> {
     return { reason: 'fenced' };
   };
 
-  /** Runs op, retrying while its error is retriable; fenced / fatal / abortable errors are thrown classified. */
-  async function withRetry(name: string, op: () => Promise<void>, budgetMs: number | null): Promise<void> {
+  /**
+   * Runs op, retrying while its error is retriable; fenced / fatal / abortable errors are thrown
+   * classified. Unbounded retries (budgetMs null: init, begin, abort) give up when the caller
+   * stops, so that a stop cannot hang on an unavailable cluster; none of them can commit anything.
+   */
+  async function withRetry(
+    name: string,
+    op: () => Promise<void>,
+    budgetMs: number | null,
+  ): Promise<void> {
     const start = d.clock.now();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -61,10 +73,15 @@ export async function runTxEngine(d: TxEngineDeps): Promise<LoopResult> {
       } catch (e) {
         const cls = classifyTxError(e);
         if (cls === 'fenced') throw new Fenced();
-        if (cls === 'fatal') throw new FatalKafkaError(`${name}: ${describeError(e).message}`, describeError(e).code);
+        if (cls === 'fatal')
+          throw new FatalKafkaError(`${name}: ${describeError(e).message}`, describeError(e).code);
         const overBudget = budgetMs !== null && d.clock.now() - start >= budgetMs;
         if (cls === 'abortable' || overBudget) throw e;
-        log.warn({ op: name, attempt, err: describeError(e) }, 'retriable transaction error; retrying');
+        if (budgetMs === null && stopped()) throw new StoppedWhileRetrying(name);
+        log.warn(
+          { op: name, attempt, err: describeError(e) },
+          'retriable transaction error; retrying',
+        );
         await d.clock.sleep(backoffMs(attempt));
       }
     }
@@ -95,25 +112,37 @@ export async function runTxEngine(d: TxEngineDeps): Promise<LoopResult> {
       await withRetry('begin', () => d.producer.begin(), null);
       begun = true;
       await d.producer.produce(outputs);
-      await withRetry('sendOffsets', () => d.producer.sendOffsets(nextOffsets(batch)), d.commitRetryBudgetMs);
+      await withRetry(
+        'sendOffsets',
+        () => d.producer.sendOffsets(nextOffsets(batch)),
+        d.commitRetryBudgetMs,
+      );
       await withRetry('commit', () => d.producer.commit(), d.commitRetryBudgetMs);
       safeHook(log, 'onCommit', () => d.hooks.onCommit?.(d.clock.now() - started, batch.length));
       return { kind: 'committed', outputs: outputs.length };
     } catch (e) {
       if (e instanceof Fenced) return { kind: 'fenced' };
-      if (e instanceof FatalKafkaError) throw e;
+      if (e instanceof FatalKafkaError || e instanceof StoppedWhileRetrying) throw e;
       const cls = classifyTxError(e);
       if (cls === 'fenced') return { kind: 'fenced' };
-      if (cls === 'fatal') throw new FatalKafkaError(describeError(e).message, describeError(e).code);
-      log.warn({ err: describeError(e), records: batch.length }, 'transaction failed; aborting and rewinding');
+      if (cls === 'fatal')
+        throw new FatalKafkaError(describeError(e).message, describeError(e).code);
+      log.warn(
+        { err: describeError(e), records: batch.length },
+        'transaction failed; aborting and rewinding',
+      );
       if (begun) {
         try {
           // Abort must eventually succeed before the next begin; keep retrying while it is retriable.
           await withRetry('abort', () => d.producer.abort(), null);
         } catch (abortError) {
           if (abortError instanceof Fenced) return { kind: 'fenced' };
-          if (abortError instanceof FatalKafkaError) throw abortError;
-          throw new FatalKafkaError(`abort failed: ${describeError(abortError).message}`, describeError(abortError).code);
+          if (abortError instanceof FatalKafkaError || abortError instanceof StoppedWhileRetrying)
+            throw abortError;
+          throw new FatalKafkaError(
+            `abort failed: ${describeError(abortError).message}`,
+            describeError(abortError).code,
+          );
         }
       }
       safeHook(log, 'onAbort', () => d.hooks.onAbort?.(e));
@@ -129,7 +158,11 @@ export async function runTxEngine(d: TxEngineDeps): Promise<LoopResult> {
         return;
       } catch (e) {
         // Continuing without a rewind would skip the batch: give up loudly instead.
-        if (attempt >= 5) throw new FatalKafkaError(`rewind failed: ${describeError(e).message}`, describeError(e).code);
+        if (attempt >= 5)
+          throw new FatalKafkaError(
+            `rewind failed: ${describeError(e).message}`,
+            describeError(e).code,
+          );
         log.warn({ attempt, err: describeError(e) }, 'rewind failed; retrying');
         await d.clock.sleep(backoffMs(attempt));
       }
@@ -137,33 +170,46 @@ export async function runTxEngine(d: TxEngineDeps): Promise<LoopResult> {
   }
 
   try {
-    await withRetry('initTransactions', () => d.producer.init(), null);
+    return await loop();
   } catch (e) {
     if (e instanceof Fenced) return fenced();
+    if (e instanceof StoppedWhileRetrying) {
+      // The open transaction, if any, is aborted by the coordinator (transaction timeout) or by
+      // the next instance's initTransactions; nothing of it was committed.
+      log.warn(
+        { op: e.message },
+        'stopped while retrying; open transaction left to the coordinator',
+      );
+      return { reason: 'stopped' };
+    }
     throw e;
   }
-  log.info({}, 'transactional loop started');
 
-  let failures = 0;
-  while (!stopped()) {
-    // Rebalances are applied only here, between transactions: no transaction spans a revocation.
-    if (d.consumer.rebalancePending()) d.consumer.applyRebalances();
-    const batch = await collect();
-    if (batch.length === 0) continue;
-    safeHook(log, 'onRecordsIn', () => d.hooks.onRecordsIn?.(batch.length));
-    // A batch that is collected is finished even when a stop or a revocation is pending.
-    const outcome = await transact(batch);
-    if (outcome.kind === 'fenced') return fenced();
-    if (outcome.kind === 'committed') {
-      failures = 0;
-      safeHook(log, 'onRecordsOut', () => d.hooks.onRecordsOut?.(outcome.outputs));
-      continue;
+  async function loop(): Promise<LoopResult> {
+    await withRetry('initTransactions', () => d.producer.init(), null);
+    log.info({}, 'transactional loop started');
+
+    let failures = 0;
+    while (!stopped()) {
+      // Rebalances are applied only here, between transactions: no transaction spans a revocation.
+      if (d.consumer.rebalancePending()) d.consumer.applyRebalances();
+      const batch = await collect();
+      if (batch.length === 0) continue;
+      safeHook(log, 'onRecordsIn', () => d.hooks.onRecordsIn?.(batch.length));
+      // A batch that is collected is finished even when a stop or a revocation is pending.
+      const outcome = await transact(batch);
+      if (outcome.kind === 'fenced') return fenced();
+      if (outcome.kind === 'committed') {
+        failures = 0;
+        safeHook(log, 'onRecordsOut', () => d.hooks.onRecordsOut?.(outcome.outputs));
+        continue;
+      }
+      failures++;
+      await rewind(batch);
+      await d.clock.sleep(backoffMs(failures, 200, 5000), d.signal);
     }
-    failures++;
-    await rewind(batch);
-    await d.clock.sleep(backoffMs(failures, 200, 5000), d.signal);
+    if (d.consumer.rebalancePending()) d.consumer.applyRebalances();
+    log.info({}, 'transactional loop stopped');
+    return { reason: 'stopped' };
   }
-  if (d.consumer.rebalancePending()) d.consumer.applyRebalances();
-  log.info({}, 'transactional loop stopped');
-  return { reason: 'stopped' };
 }

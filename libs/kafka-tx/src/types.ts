@@ -115,7 +115,10 @@ export interface AtLeastOnceOptions {
   startFrom?: 'earliest' | 'latest';
   isolation?: Isolation;
   signal?: AbortSignal;
-  hooks?: { onFlush?(ms: number, records: number): void; onRetry?(attempt: number, error: unknown): void };
+  hooks?: {
+    onFlush?(ms: number, records: number): void;
+    onRetry?(attempt: number, error: unknown): void;
+  };
 }
 
 export interface TopicSpec {

@@ -1,4 +1,10 @@
-import { BatchHandlerError, committedLag, createTopics, deleteTopics, runAtLeastOnceConsumer } from '../src';
+import {
+  BatchHandlerError,
+  committedLag,
+  createTopics,
+  deleteTopics,
+  runAtLeastOnceConsumer,
+} from '../src';
 import { killAllChildren, startFixture, stopChild } from './child';
 import { BOOTSTRAP, clientOptions, seed, uniqueName, waitFor } from './helpers';
 
@@ -33,7 +39,12 @@ describe('runAtLeastOnceConsumer', () => {
     expect(await committedLag(o, group, topic)).toBe(N);
 
     const second = startFixture('sink-consumer.js', [BOOTSTRAP, topic, group, 'run']);
-    await waitFor('the second consumer to commit everything', async () => (await committedLag(o, group, topic)) === 0, 120000, 1000);
+    await waitFor(
+      'the second consumer to commit everything',
+      async () => (await committedLag(o, group, topic)) === 0,
+      120000,
+      1000,
+    );
     expect((await stopChild(second, 'SIGTERM')).code).toBe(0);
     const written = new Set(second.lines.flatMap((l) => l.batch as string[]));
     expect(firstBatch.every((v) => written.has(v))).toBe(true);
@@ -63,7 +74,12 @@ describe('runAtLeastOnceConsumer', () => {
       signal: stop.signal,
     });
     runs.push(run);
-    await waitFor('everything to be committed', async () => (await committedLag(o, group, topic)) === 0, 120000, 500);
+    await waitFor(
+      'everything to be committed',
+      async () => (await committedLag(o, group, topic)) === 0,
+      120000,
+      500,
+    );
     stop.abort();
     await run;
     expect(failures).toBe(2);

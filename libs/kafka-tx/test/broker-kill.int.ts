@@ -1,4 +1,11 @@
-import { committedLag, createIdempotentProducer, createTopics, deleteTopics, readTopic, runTransactionalLoop } from '../src';
+import {
+  committedLag,
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  runTransactionalLoop,
+} from '../src';
 import { clientOptions, compareCopy, sleep, stack, uniqueName, waitFor } from './helpers';
 
 // Kills one of the three brokers (SIGKILL through the stack runner) while records are being
@@ -36,7 +43,8 @@ describe('transactional copy across a broker kill', () => {
       transactionalId: uniqueName('bk-tx'),
       inputTopics: [input],
       maxBatchRecords: 200,
-      transform: (batch) => batch.map((r) => ({ topic: output, partition: r.partition, key: r.key, value: r.value })),
+      transform: (batch) =>
+        batch.map((r) => ({ topic: output, partition: r.partition, key: r.key, value: r.value })),
       hooks: { onCommit: () => committedTx++ },
       signal: stop.signal,
     });
@@ -47,7 +55,11 @@ describe('transactional copy across a broker kill', () => {
     const feeding = (async () => {
       for (let i = 0; i < 40; i++) {
         const reports = await producer.send(
-          Array.from({ length: 500 }, (_, j) => ({ topic: input, key: `k${i * 500 + j}`, value: Buffer.from(String(i * 500 + j)) })),
+          Array.from({ length: 500 }, (_, j) => ({
+            topic: input,
+            key: `k${i * 500 + j}`,
+            value: Buffer.from(String(i * 500 + j)),
+          })),
         );
         acked += reports.filter((r) => r.ok).length;
         await sleep(250);
@@ -64,7 +76,12 @@ describe('transactional copy across a broker kill', () => {
     await feeding;
     await producer.close();
 
-    await waitFor('the copy to catch up', async () => (await committedLag(o, group, input)) === 0, 240000, 1000);
+    await waitFor(
+      'the copy to catch up',
+      async () => (await committedLag(o, group, input)) === 0,
+      240000,
+      1000,
+    );
     stop.abort();
     expect(await loop).toEqual({ reason: 'stopped' });
 

@@ -9,7 +9,11 @@ export interface Child {
   lines: Record<string, unknown>[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves when pred holds for the lines printed so far (checked on every new line). */
-  waitUntil(what: string, pred: (lines: Record<string, unknown>[]) => boolean, timeoutMs?: number): Promise<void>;
+  waitUntil(
+    what: string,
+    pred: (lines: Record<string, unknown>[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<void>;
 }
 
 const running = new Set<Child>();
@@ -54,7 +58,9 @@ export function startFixture(script: string, args: string[]): Child {
             resolve();
           } else if (proc.exitCode !== null || proc.signalCode !== null) {
             cleanup();
-            reject(new Error(`${script} exited (${proc.exitCode ?? proc.signalCode}) before ${what}`));
+            reject(
+              new Error(`${script} exited (${proc.exitCode ?? proc.signalCode}) before ${what}`),
+            );
           }
         };
         const timer = setTimeout(() => {
@@ -75,7 +81,10 @@ export function startFixture(script: string, args: string[]): Child {
 }
 
 /** Sends the signal unless the process already ended, then waits for it to end. */
-export async function stopChild(c: Child, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export async function stopChild(
+  c: Child,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill(signal);
   return c.exited;
 }

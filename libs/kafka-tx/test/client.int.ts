@@ -1,4 +1,11 @@
-import { committedLag, createIdempotentProducer, createTopics, deleteTopics, endOffsets, readTopic } from '../src';
+import {
+  committedLag,
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  endOffsets,
+  readTopic,
+} from '../src';
 import { clientOptions, seed, uniqueName } from './helpers';
 
 describe('topics, producer, readTopic, offsets', () => {
@@ -50,7 +57,9 @@ describe('topics, producer, readTopic, offsets', () => {
     for (let i = 1; i < recs.length; i++) {
       const a = recs[i - 1]!;
       const b = recs[i]!;
-      expect(a.partition < b.partition || (a.partition === b.partition && a.offset + 1 === b.offset)).toBe(true);
+      expect(
+        a.partition < b.partition || (a.partition === b.partition && a.offset + 1 === b.offset),
+      ).toBe(true);
     }
     const x0 = recs.find((r) => String(r.value) === 'x0');
     expect(x0?.headers.h?.toString()).toBe('v');

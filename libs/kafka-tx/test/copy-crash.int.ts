@@ -27,9 +27,20 @@ describe('transactional copy under SIGKILL', () => {
   it('holds every input record exactly once in the output after five SIGKILLs and restarts', async () => {
     const kills = 5;
     for (let k = 0; k < kills; k++) {
-      const c = startFixture('copier.js', [BOOTSTRAP, input, output, group, txId, `run${k}`, '200']);
+      const c = startFixture('copier.js', [
+        BOOTSTRAP,
+        input,
+        output,
+        group,
+        txId,
+        `run${k}`,
+        '200',
+      ]);
       const commits = 2 + (k % 3);
-      await c.waitUntil(`${commits} commits`, (ls) => ls.filter((l) => 'commit' in l).length >= commits);
+      await c.waitUntil(
+        `${commits} commits`,
+        (ls) => ls.filter((l) => 'commit' in l).length >= commits,
+      );
       // Land the kill at a varying point of the next transaction.
       await sleep(Math.floor(Math.random() * 150));
       const exit = await stopChild(c, 'SIGKILL');
@@ -39,7 +50,12 @@ describe('transactional copy under SIGKILL', () => {
     expect(lagBeforeFinal).toBeGreaterThan(0);
 
     const last = startFixture('copier.js', [BOOTSTRAP, input, output, group, txId, 'final', '500']);
-    await waitFor('the copier to catch up', async () => (await committedLag(o, group, input)) === 0, 240000, 1000);
+    await waitFor(
+      'the copier to catch up',
+      async () => (await committedLag(o, group, input)) === 0,
+      240000,
+      1000,
+    );
     expect((await stopChild(last, 'SIGTERM')).code).toBe(0);
 
     const inRecs = await readTopic({ ...o, topic: input });
@@ -49,7 +65,10 @@ describe('transactional copy under SIGKILL', () => {
     expect(outRecs).toHaveLength(N);
     // Evidence that some kills hit an open transaction: aborted records exist but are not read_committed.
     const uncommitted = await readTopic({ ...o, topic: output, isolation: 'read_uncommitted' });
-    o.logger.warn({ committed: outRecs.length, uncommitted: uncommitted.length }, 'output sizes (informational)');
+    o.logger.warn(
+      { committed: outRecs.length, uncommitted: uncommitted.length },
+      'output sizes (informational)',
+    );
     expect(uncommitted.length).toBeGreaterThanOrEqual(outRecs.length);
   });
 });

@@ -2,7 +2,12 @@
 import type { Clock, LoopConsumer, TopicPartitionOffset, TxProducer } from '../src/ports';
 import type { InRecord, Logger, OutRecord } from '../src/types';
 
-export const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** Time that only moves when someone sleeps or consumes: specs run instantly and deterministically. */
 export class FakeClock implements Clock {
@@ -28,8 +33,16 @@ export interface FakeError {
 
 export const ERRORS = {
   retriable: { code: -185, message: 'Local: Timed out', isRetriable: true } as FakeError,
-  abortable: { code: 22, message: 'Broker: Specified group generation id is not valid', isTxnRequiresAbort: true } as FakeError,
-  fenced: { code: -144, message: 'Local: This instance has been fenced by a newer instance', isFatal: true } as FakeError,
+  abortable: {
+    code: 22,
+    message: 'Broker: Specified group generation id is not valid',
+    isTxnRequiresAbort: true,
+  } as FakeError,
+  fenced: {
+    code: -144,
+    message: 'Local: This instance has been fenced by a newer instance',
+    isFatal: true,
+  } as FakeError,
   fatal: { code: -150, message: 'Local: Fatal error: something else', isFatal: true } as FakeError,
 };
 
@@ -42,7 +55,11 @@ export class FakeCluster {
   readonly failures = new Map<Op, FakeError[]>();
   epoch = 0;
 
-  constructor(partitions: number, perPartition: number, readonly topic = 'in') {
+  constructor(
+    partitions: number,
+    perPartition: number,
+    readonly topic = 'in',
+  ) {
     for (let p = 0; p < partitions; p++) {
       this.input.set(
         p,

@@ -30,7 +30,13 @@ describe('fencing', () => {
 
   const tagged = (tag: string) => async (batch: InRecord[]) => {
     await sleep(5); // slow enough that the older instance is still copying when the newer one starts
-    return batch.map((r) => ({ topic: output, partition: r.partition, key: r.key, value: r.value, headers: { instance: tag } }));
+    return batch.map((r) => ({
+      topic: output,
+      partition: r.partition,
+      key: r.key,
+      value: r.value,
+      headers: { instance: tag },
+    }));
   };
 
   it('fences the older of two instances with the same transactional id; it writes nothing after', async () => {
@@ -73,7 +79,12 @@ describe('fencing', () => {
     expect(aFenced).toBe(1);
     const aCommittedAtFence = aCommitted;
 
-    await waitFor('instance B to copy the rest', async () => (await committedLag(o, group, input)) === 0, 240000, 1000);
+    await waitFor(
+      'instance B to copy the rest',
+      async () => (await committedLag(o, group, input)) === 0,
+      240000,
+      1000,
+    );
     stopB.abort();
     expect(await b).toEqual({ reason: 'stopped' });
 
@@ -81,7 +92,11 @@ describe('fencing', () => {
     const fromA = outRecs.filter((r) => r.headers.instance?.toString() === 'A').length;
     expect(aCommitsAfterFence).toBe(0);
     expect(fromA).toBe(aCommittedAtFence);
-    expect(compareCopy(await readTopic({ ...o, topic: input }), outRecs)).toEqual({ missing: [], duplicated: [], unexpected: [] });
+    expect(compareCopy(await readTopic({ ...o, topic: input }), outRecs)).toEqual({
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+    });
     expect(outRecs).toHaveLength(N);
   });
 });

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { createIdempotentProducer } from '../src';
 import type { InRecord, KafkaClientOptions, Logger } from '../src/types';
 
-export const BOOTSTRAP = process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP =
+  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 /** Warnings and errors go to stderr as JSON lines (visible when a spec fails); the rest is dropped. */
@@ -37,8 +38,14 @@ export function uniqueName(prefix: string): string {
 /** Runs infra/local/stack.sh with the given arguments. */
 export function stack(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('bash', [path.join(REPO_ROOT, 'infra/local/stack.sh'), ...args], { cwd: REPO_ROOT }, (err, stdout, stderr) =>
-      err ? reject(new Error(`stack.sh ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      'bash',
+      [path.join(REPO_ROOT, 'infra/local/stack.sh'), ...args],
+      { cwd: REPO_ROOT },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`stack.sh ${args.join(' ')} failed: ${err.message}\n${stderr}`))
+          : resolve(stdout),
     ),
   );
 }
@@ -46,19 +53,36 @@ export function stack(...args: string[]): Promise<string> {
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until cond() holds, polling; rejects with what it waited for after timeoutMs. */
-export async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 120000, everyMs = 500): Promise<void> {
+export async function waitFor(
+  what: string,
+  cond: () => Promise<boolean> | boolean,
+  timeoutMs = 120000,
+  everyMs = 500,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }
 }
 
 /** Produces n records with values "0".."n-1" (keys "k<i>") and returns how many were acknowledged. */
-export async function seed(o: KafkaClientOptions, topic: string, from: number, n: number): Promise<number> {
+export async function seed(
+  o: KafkaClientOptions,
+  topic: string,
+  from: number,
+  n: number,
+): Promise<number> {
   const p = await createIdempotentProducer(o);
   try {
-    const reports = await p.send(Array.from({ length: n }, (_, i) => ({ topic, key: `k${from + i}`, value: Buffer.from(String(from + i)) })));
+    const reports = await p.send(
+      Array.from({ length: n }, (_, i) => ({
+        topic,
+        key: `k${from + i}`,
+        value: Buffer.from(String(from + i)),
+      })),
+    );
     return reports.filter((r) => r.ok).length;
   } finally {
     await p.close();
@@ -66,13 +90,19 @@ export async function seed(o: KafkaClientOptions, topic: string, from: number, n
 }
 
 /** Exactly-once evidence for a copy: input values missing from the output, values present twice, values never sent. */
-export function compareCopy(input: InRecord[], output: InRecord[]): { missing: string[]; duplicated: string[]; unexpected: string[] } {
+export function compareCopy(
+  input: InRecord[],
+  output: InRecord[],
+): { missing: string[]; duplicated: string[]; unexpected: string[] } {
   const want = new Set(input.map((r) => String(r.value)));
   const seen = new Map<string, number>();
   for (const r of output) seen.set(String(r.value), (seen.get(String(r.value)) ?? 0) + 1);
   return {
     missing: [...want].filter((v) => !seen.has(v)).slice(0, 20),
-    duplicated: [...seen].filter(([, n]) => n > 1).map(([v]) => v).slice(0, 20),
+    duplicated: [...seen]
+      .filter(([, n]) => n > 1)
+      .map(([v]) => v)
+      .slice(0, 20),
     unexpected: [...seen.keys()].filter((v) => !want.has(v)).slice(0, 20),
   };
 }
