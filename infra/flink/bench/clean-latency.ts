@@ -2,7 +2,7 @@
  * Benchmark: latency the clean job adds between events.valid and events.clean (clean-visible under read_committed
  * minus the valid record's timestamp, which the job preserves) at a steady rate; writes results/bench/flink-clean.json.
  * Env: BENCH_RATE (sends/s, default 1000), BENCH_SECONDS (measured, default 60), BENCH_WARMUP_SECONDS (default 15),
- *      BENCH_CHECKPOINT_MS (default 5000), BENCH_PARALLELISM (default 2).
+ *      BENCH_CHECKPOINT_MS (default 5000), BENCH_PARALLELISM (default 2), BENCH_STATE_BACKEND (rocksdb | hashmap, default rocksdb).
  */
 
 import * as fs from 'fs';
@@ -45,6 +45,11 @@ async function main(): Promise<void> {
   const warmup = intEnv('BENCH_WARMUP_SECONDS', 15);
   const checkpointMs = intEnv('BENCH_CHECKPOINT_MS', 5000);
   const parallelism = intEnv('BENCH_PARALLELISM', 2);
+  const stateBackend = process.env.BENCH_STATE_BACKEND ?? 'rocksdb';
+  if (stateBackend !== 'rocksdb' && stateBackend !== 'hashmap')
+    throw new Error(
+      `BENCH_STATE_BACKEND='${stateBackend}' is invalid: expected rocksdb or hashmap`,
+    );
   const run = freshRun('bench');
   const total = rate * (warmup + seconds);
   // 10% of events duplicated (as the generator does), so the dedup state and the dropped copies cost what they cost.
@@ -62,6 +67,8 @@ async function main(): Promise<void> {
       String(checkpointMs),
       '--parallelism',
       String(parallelism),
+      '--state-backend',
+      stateBackend,
     ]);
     const consumer = runAtLeastOnceConsumer({
       client: clusterOptions('flink-bench-consumer'),
