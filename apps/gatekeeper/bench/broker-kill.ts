@@ -4,7 +4,7 @@
  */
 
 import { committedLag } from '@clickstream/kafka-tx';
-import { stackNode, transactionCoordinator } from '../test/cluster';
+import { stackNode, transactionCoordinator, waitForHealthyKafka } from '../test/cluster';
 import {
   SupervisedGatekeeper,
   clusterOptions,
@@ -45,6 +45,7 @@ async function oneRun(run: number, backlog: number, observeMs: number): Promise<
     // Let it reach a steady rhythm before the kill.
     while (commits(g).length < 20) await sleep(200);
     await sleep(2000);
+    const healthyBeforeKill = await waitForHealthyKafka();
     const coordinator = await transactionCoordinator(`gatekeeper-bench-bk${run}`);
     const node = coordinator ?? 1;
     const killAt = Date.now();
@@ -81,6 +82,8 @@ async function oneRun(run: number, backlog: number, observeMs: number): Promise<
       run,
       killedNode: node,
       coordinatorFound: coordinator !== null,
+      allBrokersHealthyBeforeKill: healthyBeforeKill,
+      allBrokersHealthyAfterRestart: await waitForHealthyKafka(1),
       firstCommitAfterKillMs: after[0] ? after[0].at - killAt : null,
       firstCommitBegunAfterKillMs: begunAfter ? begunAfter.at - killAt : null,
       longestCommitGapMs: longestGapMs,
@@ -99,7 +102,10 @@ async function oneRun(run: number, backlog: number, observeMs: number): Promise<
   } finally {
     if (killed !== null) await stackNode('restart-node', killed);
     await g?.stop();
-    await dropRunTopics(topics);
+    // Dropping is hygiene; a timeout here (another test's broker kill) must not lose the measurement.
+    await dropRunTopics(topics).catch((e: unknown) =>
+      console.error(`could not drop ${topics.raw}: ${String(e)}`),
+    );
   }
 }
 

@@ -89,3 +89,27 @@ export class CounterTimeline {
     };
   }
 }
+
+/** Waits until `stack.sh status` reports every component healthy (other people's tests kill brokers too). */
+export async function waitForHealthyKafka(timeoutMs = 180_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const { stdout } = await run(
+        'bash',
+        [path.join(repoRoot(), 'infra/local/stack.sh'), 'status'],
+        { timeout: 30_000 },
+      ).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+      const kafka = stdout.split('\n').filter((l) => l.startsWith('kafka-'));
+      if (
+        kafka.length === 3 &&
+        kafka.every((l) => l.trim().endsWith('healthy') && !l.includes('unhealthy'))
+      )
+        return true;
+    } catch {
+      // try again
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  return false;
+}
