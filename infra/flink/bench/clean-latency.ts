@@ -122,6 +122,7 @@ async function main(): Promise<void> {
         warmupSeconds: warmup,
         checkpointIntervalMs: checkpointMs,
         parallelism,
+        stateBackend,
         duplicateRate: 0.1,
       },
       sent: sends.length,
