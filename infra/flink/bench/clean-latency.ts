@@ -144,6 +144,11 @@ async function main(): Promise<void> {
     const out = path.join(repoRoot(), 'results/bench/flink-clean.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    // Every run also goes to a history file: on the shared machine one run alone can be an outlier.
+    fs.appendFileSync(
+      path.join(repoRoot(), 'results/bench/flink-clean-runs.jsonl'),
+      `${JSON.stringify(result)}\n`,
+    );
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     abort.abort();
