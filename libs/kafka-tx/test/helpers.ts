@@ -52,7 +52,10 @@ export function stack(...args: string[]): Promise<string> {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until cond() holds, polling; rejects with what it waited for after timeoutMs. */
+/**
+ * Waits until cond() holds, polling; a throwing cond counts as "not yet" (other engineers' tests
+ * kill brokers on the shared stack), and its last error is in the timeout message.
+ */
 export async function waitFor(
   what: string,
   cond: () => Promise<boolean> | boolean,
@@ -60,9 +63,18 @@ export async function waitFor(
   everyMs = 500,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  let lastError: unknown = null;
+  for (;;) {
+    try {
+      if (await cond()) return;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what} (last error: ${String(lastError)})`,
+      );
+    }
     await sleep(everyMs);
   }
 }
