@@ -46,6 +46,24 @@ describe('parseConfig', () => {
     expect(c.batchRecords).toBe(50);
   });
 
+  it('passes Kafka timeouts through only when given', () => {
+    const c = config([
+      '--request-timeout-ms',
+      '5000',
+      '--socket-timeout-ms',
+      '4000',
+      '--transaction-timeout-ms',
+      '15000',
+    ]);
+    expect(c).toMatchObject({
+      requestTimeoutMs: 5000,
+      socketTimeoutMs: 4000,
+      transactionTimeoutMs: 15000,
+      stallExitMs: 45000,
+    });
+    expect(config([]).requestTimeoutMs).toBeUndefined();
+  });
+
   it('names the key, the value and what was expected', () => {
     const message = failure(['--metrics-port', 'ninety']);
     expect(message).toContain('--metrics-port');

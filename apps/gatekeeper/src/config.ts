@@ -101,6 +101,16 @@ const OPTIONS = {
     env: 'GATEKEEPER_CONNECT_TIMEOUT_MS',
     help: 'librdkafka connection setup timeout, ms (kafka-tx default if unset)',
   },
+  requestTimeoutMs: {
+    flag: '--request-timeout-ms',
+    env: 'GATEKEEPER_REQUEST_TIMEOUT_MS',
+    help: 'librdkafka request timeout, ms, also of each transactional call (kafka-tx default if unset)',
+  },
+  socketTimeoutMs: {
+    flag: '--socket-timeout-ms',
+    env: 'GATEKEEPER_SOCKET_TIMEOUT_MS',
+    help: 'librdkafka socket.timeout.ms (kafka-tx default if unset; must stay below the transaction timeout)',
+  },
   transactionTimeoutMs: {
     flag: '--transaction-timeout-ms',
     env: 'GATEKEEPER_TRANSACTION_TIMEOUT_MS',
@@ -146,6 +156,8 @@ const ConfigSchema = z.object({
   stallExitMs: intIn(0, 3_600_000),
   loopRestartMs: intIn(10, 60_000),
   connectTimeoutMs: intIn(100, 600_000).optional(),
+  requestTimeoutMs: intIn(100, 900_000).optional(),
+  socketTimeoutMs: intIn(10, 300_000).optional(),
   transactionTimeoutMs: intIn(1000, 900_000).optional(),
   logLevel: z.enum(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],

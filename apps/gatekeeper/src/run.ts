@@ -39,6 +39,8 @@ export function clientOptions(config: GatekeeperConfig, logger: Logger): KafkaCl
     logger,
   };
   if (config.connectTimeoutMs !== undefined) options.connectTimeoutMs = config.connectTimeoutMs;
+  if (config.requestTimeoutMs !== undefined) options.requestTimeoutMs = config.requestTimeoutMs;
+  if (config.socketTimeoutMs !== undefined) options.socketTimeoutMs = config.socketTimeoutMs;
   if (config.transactionTimeoutMs !== undefined)
     options.transactionTimeoutMs = config.transactionTimeoutMs;
   return options;

@@ -288,10 +288,19 @@ export async function readRun(t: RunTopics): Promise<RunContents> {
   return { raw: await read(t.raw), valid: await read(t.valid), dlq: await read(t.dlq) };
 }
 
-/** Restarts the gatekeeper when it exits 4 (its watchdog found a hung transaction), as a supervisor would. */
+/**
+ * Restarts the gatekeeper whenever it exits without being asked to, as a supervisor would: exit 4
+ * (its watchdog found a hung transaction) or a crash (e.g. a native abort). Every such exit is recorded.
+ */
 export class SupervisedGatekeeper {
   readonly all: GatekeeperProcess[] = [];
   readonly restarts: number[] = [];
+  readonly exits: Array<{
+    at: number;
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    log: string;
+  }> = [];
   private stopping = false;
 
   constructor(private readonly options: GatekeeperOptions) {
@@ -305,11 +314,11 @@ export class SupervisedGatekeeper {
   private start(): void {
     const g = new GatekeeperProcess(this.options);
     this.all.push(g);
-    void g.exited.then(({ code }) => {
-      if (code === 4 && !this.stopping) {
-        this.restarts.push(Date.now());
-        this.start();
-      }
+    void g.exited.then(({ code, signal }) => {
+      if (this.stopping) return;
+      this.exits.push({ at: Date.now(), code, signal, log: g.logFile });
+      this.restarts.push(Date.now());
+      this.start();
     });
   }
 
