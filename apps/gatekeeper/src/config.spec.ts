@@ -59,7 +59,7 @@ describe('parseConfig', () => {
       requestTimeoutMs: 5000,
       socketTimeoutMs: 4000,
       transactionTimeoutMs: 15000,
-      stallExitMs: 45000,
+      stallExitMs: 15000,
     });
     expect(config([]).requestTimeoutMs).toBeUndefined();
   });

@@ -87,7 +87,7 @@ const OPTIONS = {
   stallExitMs: {
     flag: '--stall-exit-ms',
     env: 'GATEKEEPER_STALL_EXIT_MS',
-    default: '45000',
+    default: '15000',
     help: 'exit 4 when one transaction has been in flight this long (a hung client; a restart fences it safely); 0 = never',
   },
   loopRestartMs: {
