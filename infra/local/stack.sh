@@ -52,6 +52,8 @@ cmd_up() {
 
 cmd_down() {
   local i
+  # The platform's own processes (tools/pipeline: gatekeeper, loader) go first: they are ours too.
+  bash "$REPO_ROOT/tools/pipeline" down || warn "tools/pipeline down failed; continuing with the stack"
   # Reverse order: consumers of Kafka first, brokers last (together).
   for ((i = ${#COMPONENTS[@]} - 1; i >= 3; i--)); do stop_component "${COMPONENTS[i]}" 30; done
   stop_components_together 30 kafka-1 kafka-2 kafka-3
