@@ -1,0 +1,14 @@
+/** Public entry point of @clickstream/cli-config: one parser for every app's flags and environment. */
+export {
+  ConfigError,
+  DEFAULT_MESSAGES,
+  parseOptions,
+  usage,
+  type InvalidValue,
+  type Messages,
+  type OptionSpec,
+  type OptionTable,
+  type Origin,
+  type ParseSettings,
+  type Parsed,
+} from './parse';
