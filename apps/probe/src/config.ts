@@ -1,6 +1,9 @@
 /** Probe configuration: parsed once from flags and environment, failing fast on a bad value. */
 
 import { z } from 'zod';
+import { ConfigError, parseOptions, type OptionTable } from '@clickstream/cli-config';
+
+export { ConfigError };
 
 const ConfigSchema = z.object({
   bootstrap: z.string().min(1),
@@ -11,39 +14,47 @@ const ConfigSchema = z.object({
 });
 export type ProbeConfig = z.infer<typeof ConfigSchema>;
 
-const FLAGS: Record<string, keyof ProbeConfig> = {
-  '--bootstrap': 'bootstrap',
-  '--interval-ms': 'intervalMs',
-  '--metrics-port': 'metricsPort',
-  '--clickhouse-url': 'clickhouseUrl',
-  '--log-level': 'logLevel',
-};
+const OPTIONS = {
+  bootstrap: {
+    flag: '--bootstrap',
+    env: 'KAFKA_BOOTSTRAP',
+    default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+    help: 'Kafka bootstrap servers',
+  },
+  intervalMs: {
+    flag: '--interval-ms',
+    env: 'PROBE_INTERVAL_MS',
+    default: '5000',
+    help: 'probe interval, ms',
+  },
+  metricsPort: {
+    flag: '--metrics-port',
+    env: 'PROBE_METRICS_PORT',
+    default: '9401',
+    help: 'metrics port',
+  },
+  clickhouseUrl: {
+    flag: '--clickhouse-url',
+    env: 'CLICKHOUSE_URL',
+    default: 'http://127.0.0.1:18123',
+    help: 'ClickHouse HTTP URL',
+  },
+  logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
+} as const satisfies OptionTable;
 
 export const USAGE = `usage: probe [--bootstrap HOSTS] [--interval-ms N] [--metrics-port N] [--clickhouse-url URL] [--log-level LEVEL]`;
 
-export class ConfigError extends Error {}
-
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ProbeConfig {
-  const raw: Record<string, string | undefined> = {
-    bootstrap: env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
-    intervalMs: env.PROBE_INTERVAL_MS ?? '5000',
-    metricsPort: env.PROBE_METRICS_PORT ?? '9401',
-    clickhouseUrl: env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123',
-    logLevel: env.LOG_LEVEL ?? 'info',
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] ?? '';
-    const key = FLAGS[flag];
-    if (!key) throw new ConfigError(`unknown flag ${JSON.stringify(flag)}; ${USAGE}`);
-    const value = argv[++i];
-    if (value === undefined) throw new ConfigError(`flag ${flag} needs a value; ${USAGE}`);
-    raw[key] = value;
-  }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = String(issue?.path[0] ?? '?');
-    throw new ConfigError(`invalid ${key}=${JSON.stringify(raw[key])}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, {
+    helpFlag: false,
+    // An empty variable has always been a value here (and then fails validation), not "unset".
+    emptyEnvIsUnset: false,
+    messages: {
+      unknown: (arg) => `unknown flag ${JSON.stringify(arg)}; ${USAGE}`,
+      missing: (spec) => `flag ${spec.flag} needs a value; ${USAGE}`,
+      invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
+    },
+  });
+  if (parsed.help) throw new ConfigError(USAGE); // unreachable: helpFlag is false
+  return parsed.config;
 }

@@ -80,6 +80,7 @@ describe('parseOptions', () => {
     );
     expect(failure(['--colour=red'])).toMatch(/^unknown argument "--colour=red"/);
     expect(failure(['stray'])).toMatch(/^unknown argument "stray"/);
+    expect(failure(['--'])).toMatch(/^unknown argument "--"/);
     expect(failure(['-x'])).toMatch(/^unknown argument "-x"/);
   });
 

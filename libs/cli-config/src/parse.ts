@@ -86,7 +86,7 @@ function argsOptions(table: OptionTable, helpFlag: boolean) {
 }
 
 /**
- * Flags from argv. parseArgs tokenises (`--k v`, `--k=v`, `-h`, `--`); its strict mode is not used
+ * Flags from argv. parseArgs tokenises (`--k v`, `--k=v`, `-h`); its strict mode is not used
  * because it rejects a separate value that starts with a dash (`--seed -3`), which the apps
  * accept, so strictness (unknown flags, missing values, positionals) is checked here from the tokens.
  */
@@ -107,9 +107,9 @@ function readFlags(
   const values = new Map<string, string>();
   let help = false;
   for (const token of tokens) {
-    if (token.kind === 'option-terminator') continue;
     const arg = argv[token.index] ?? '';
-    if (token.kind === 'positional') {
+    // No app takes positionals, so a bare `--` is as unexpected as one.
+    if (token.kind !== 'option') {
       throw new ConfigError(messages.unknown(arg, arg, table, helpFlag));
     }
     if (helpFlag && token.name === 'help' && token.value === undefined) {
