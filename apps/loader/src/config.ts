@@ -1,5 +1,6 @@
 /** Loader configuration: parsed once from flags and environment (flags win), failing fast with the key, the value and what was expected. */
 import { z } from 'zod';
+import { ConfigError, parseOptions, type OptionTable } from '@clickstream/cli-config';
 import { DDL_DIR, DEFAULT_DATABASE, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
 
 /** "valid=events.valid,clean=events.clean,dlq=events.dlq": which topic feeds which table; a role left out is not loaded. */
@@ -55,24 +56,88 @@ const ConfigSchema = z.object({
 });
 export type LoaderConfig = z.infer<typeof ConfigSchema>;
 
-const FLAGS: Record<string, keyof LoaderConfig> = {
-  '--bootstrap': 'bootstrap',
-  '--clickhouse-url': 'clickhouseUrl',
-  '--database': 'database',
-  '--group': 'groupId',
-  '--client-id': 'clientId',
-  '--topics': 'topics',
-  '--flush-ms': 'flushMs',
-  '--flush-rows': 'flushRows',
-  '--max-attempts': 'maxAttempts',
-  '--request-timeout-ms': 'requestTimeoutMs',
-  '--lag-interval-ms': 'lagIntervalMs',
-  '--metrics-port': 'metricsPort',
-  '--ddl-dir': 'ddlDir',
-  '--log-level': 'logLevel',
-  '--fault': 'fault',
-  '--fault-after-batches': 'faultAfterBatches',
-};
+export { ConfigError };
+
+const OPTIONS = {
+  bootstrap: {
+    flag: '--bootstrap',
+    env: 'KAFKA_BOOTSTRAP',
+    default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+    help: 'Kafka bootstrap servers',
+  },
+  clickhouseUrl: {
+    flag: '--clickhouse-url',
+    env: 'CLICKHOUSE_URL',
+    default: 'http://127.0.0.1:18123',
+    help: 'ClickHouse HTTP URL',
+  },
+  database: {
+    flag: '--database',
+    env: 'LOADER_DATABASE',
+    default: DEFAULT_DATABASE,
+    help: 'database',
+  },
+  groupId: {
+    flag: '--group',
+    env: 'LOADER_GROUP',
+    default: 'clickstream-loader',
+    help: 'consumer group',
+  },
+  clientId: { flag: '--client-id', env: 'LOADER_CLIENT_ID', default: 'loader', help: 'client id' },
+  topics: {
+    flag: '--topics',
+    env: 'LOADER_TOPICS',
+    default: 'valid=events.valid,clean=events.clean,dlq=events.dlq',
+    help: 'role=topic pairs',
+  },
+  // Freshness target: p99 < 3 s in events_valid, so a batch waits at most 250 ms.
+  flushMs: {
+    flag: '--flush-ms',
+    env: 'LOADER_FLUSH_MS',
+    default: '250',
+    help: 'flush interval, ms',
+  },
+  flushRows: {
+    flag: '--flush-rows',
+    env: 'LOADER_FLUSH_ROWS',
+    default: '5000',
+    help: 'rows per flush',
+  },
+  // kafka-tx backs off 200 ms doubling to 5 s: 30 attempts ride out ~2 minutes of ClickHouse outage.
+  maxAttempts: {
+    flag: '--max-attempts',
+    env: 'LOADER_MAX_ATTEMPTS',
+    default: '30',
+    help: 'insert attempts',
+  },
+  requestTimeoutMs: {
+    flag: '--request-timeout-ms',
+    env: 'LOADER_REQUEST_TIMEOUT_MS',
+    default: '10000',
+    help: 'ClickHouse request timeout, ms',
+  },
+  lagIntervalMs: {
+    flag: '--lag-interval-ms',
+    env: 'LOADER_LAG_INTERVAL_MS',
+    default: '10000',
+    help: 'lag gauge interval, ms (0 = off)',
+  },
+  metricsPort: {
+    flag: '--metrics-port',
+    env: 'LOADER_METRICS_PORT',
+    default: '9402',
+    help: 'metrics port (0 = any free port)',
+  },
+  ddlDir: { flag: '--ddl-dir', env: 'LOADER_DDL_DIR', default: DDL_DIR, help: 'DDL directory' },
+  migrate: { flag: '--migrate', default: 'false', boolean: true, help: 'apply the DDL first' },
+  logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
+  fault: { flag: '--fault', default: 'none', help: 'fault to inject' },
+  faultAfterBatches: {
+    flag: '--fault-after-batches',
+    default: '1',
+    help: 'batches before the fault',
+  },
+} as const satisfies OptionTable;
 
 export const USAGE =
   'usage: loader [--migrate] [--bootstrap HOSTS] [--clickhouse-url URL] [--database NAME] [--group ID] [--client-id ID]\n' +
@@ -80,53 +145,17 @@ export const USAGE =
   '              [--request-timeout-ms N] [--lag-interval-ms N (0 = off)] [--metrics-port N (0 = any free port)]\n' +
   '              [--ddl-dir DIR] [--log-level LEVEL] [--fault none|crash-after-insert --fault-after-batches N]';
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): LoaderConfig {
-  const raw: Record<string, string | undefined> = {
-    bootstrap: env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
-    clickhouseUrl: env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123',
-    database: env.LOADER_DATABASE ?? DEFAULT_DATABASE,
-    groupId: env.LOADER_GROUP ?? 'clickstream-loader',
-    clientId: env.LOADER_CLIENT_ID ?? 'loader',
-    topics: env.LOADER_TOPICS ?? 'valid=events.valid,clean=events.clean,dlq=events.dlq',
-    // Freshness target: p99 < 3 s in events_valid, so a batch waits at most 250 ms.
-    flushMs: env.LOADER_FLUSH_MS ?? '250',
-    flushRows: env.LOADER_FLUSH_ROWS ?? '5000',
-    // kafka-tx backs off 200 ms doubling to 5 s: 30 attempts ride out ~2 minutes of ClickHouse outage.
-    maxAttempts: env.LOADER_MAX_ATTEMPTS ?? '30',
-    requestTimeoutMs: env.LOADER_REQUEST_TIMEOUT_MS ?? '10000',
-    lagIntervalMs: env.LOADER_LAG_INTERVAL_MS ?? '10000',
-    metricsPort: env.LOADER_METRICS_PORT ?? '9402',
-    ddlDir: env.LOADER_DDL_DIR ?? DDL_DIR,
-    migrate: 'false',
-    logLevel: env.LOG_LEVEL ?? 'info',
-    fault: 'none',
-    faultAfterBatches: '1',
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] ?? '';
-    if (flag === '--migrate') {
-      raw.migrate = 'true';
-      continue;
-    }
-    const eq = flag.indexOf('=');
-    const name = eq > 0 ? flag.slice(0, eq) : flag;
-    const key = FLAGS[name];
-    if (!key) throw new ConfigError(`unknown flag ${JSON.stringify(flag)}\n${USAGE}`);
-    const value = eq > 0 ? flag.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new ConfigError(`flag ${name} needs a value\n${USAGE}`);
-    raw[key] = value;
-  }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = String(issue?.path[0] ?? '?');
-    throw new ConfigError(
-      `invalid ${key}=${JSON.stringify(raw[key])}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, {
+    helpFlag: false,
+    // An empty variable has always been a value here (and then fails validation), not "unset".
+    emptyEnvIsUnset: false,
+    messages: {
+      unknown: (arg) => `unknown flag ${JSON.stringify(arg)}\n${USAGE}`,
+      missing: (spec) => `flag ${spec.flag} needs a value\n${USAGE}`,
+      invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
+    },
+  });
+  if (parsed.help) throw new ConfigError(USAGE); // unreachable: helpFlag is false
+  return parsed.config;
 }
