@@ -2,14 +2,12 @@
 
 import { z } from 'zod';
 import { TOPICS } from '@clickstream/contracts';
-
-/** One option: its flag, its environment variable, its default (as text, parsed like user input) and its meaning. */
-interface OptionSpec {
-  flag: string;
-  env: string;
-  default?: string;
-  help: string;
-}
+import {
+  ConfigError,
+  parseOptions,
+  usage as formatUsage,
+  type OptionTable,
+} from '@clickstream/cli-config';
 
 const OPTIONS = {
   bootstrap: {
@@ -122,9 +120,7 @@ const OPTIONS = {
     default: 'info',
     help: 'pino level: fatal, error, warn, info, debug, trace',
   },
-} as const satisfies Record<string, OptionSpec>;
-
-type Key = keyof typeof OPTIONS;
+} as const satisfies OptionTable;
 
 const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
 const topicName = z
@@ -170,54 +166,17 @@ export type GatekeeperConfig = z.infer<typeof ConfigSchema> & {
   transactionalId: string;
 };
 
-/** A bad flag or value; `message` names the key, the value and what was expected. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export type ParsedArgs = { help: true } | { help: false; config: GatekeeperConfig };
 
-export function usage(): string {
-  const lines = [
-    'Usage: node apps/gatekeeper/dist/main.js [options]',
-    '',
-    'Every option can also be set by its environment variable; flags win.',
-    '',
-  ];
-  for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
-    const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
-    lines.push(`  ${spec.flag} <value>  [${spec.env}]`, `      ${spec.help}${def}`);
-  }
-  lines.push('  --help', '      print this text and exit');
-  return lines.join('\n');
-}
+const HEADER = `Usage: node apps/gatekeeper/dist/main.js [options]
 
-function flagsToValues(argv: readonly string[]): {
-  help: boolean;
-  values: Partial<Record<Key, string>>;
-} {
-  const byFlag = new Map<string, Key>(
-    (Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]),
-  );
-  const values: Partial<Record<Key, string>> = {};
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const key = byFlag.get(flag);
-    if (!key)
-      throw new ConfigError(
-        `unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`,
-      );
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined)
-      throw new ConfigError(`${flag}: missing value; expected ${OPTIONS[key].help}`);
-    values[key] = value;
-  }
-  return { help, values };
+Every option can also be set by its environment variable; flags win.
+`;
+
+export function usage(): string {
+  return formatUsage(OPTIONS, HEADER);
 }
 
 /** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
@@ -225,29 +184,10 @@ export function parseConfig(
   argv: readonly string[],
   env: Record<string, string | undefined>,
 ): ParsedArgs {
-  const { help, values } = flagsToValues(argv);
-  if (help) return { help: true };
-  const raw: Record<string, string | undefined> = {};
-  const source: Record<string, string> = {};
-  for (const [key, spec] of Object.entries(OPTIONS) as [Key, OptionSpec][]) {
-    const fromFlag = values[key];
-    const fromEnv = env[spec.env];
-    if (fromFlag !== undefined) [raw[key], source[key]] = [fromFlag, spec.flag];
-    else if (fromEnv !== undefined && fromEnv !== '') [raw[key], source[key]] = [fromEnv, spec.env];
-    else [raw[key], source[key]] = [spec.default, `${spec.flag} (default)`];
-  }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = String(issue?.path[0] ?? '?');
-    throw new ConfigError(
-      `${source[key] ?? key}: got ${JSON.stringify(raw[key] ?? null)}; expected ${issue?.message ?? 'a valid value'}`,
-    );
-  }
-  return {
-    help: false,
-    config: { ...parsed.data, transactionalId: `gatekeeper-${parsed.data.instanceId}` },
-  };
+  const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, { header: HEADER });
+  if (parsed.help) return { help: true };
+  const c = parsed.config;
+  return { help: false, config: { ...c, transactionalId: `gatekeeper-${c.instanceId}` } };
 }
 
 /** The real process's configuration; the only reader of process.env in the gatekeeper. */
