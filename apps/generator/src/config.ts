@@ -4,17 +4,14 @@ import * as path from 'path';
 import { z } from 'zod';
 import { DEFAULT_LATENESS_MS, TOPICS, type FaultRatios } from '@clickstream/contracts';
 import { RUN_ID_PATTERN } from '@clickstream/ledger';
+import {
+  ConfigError,
+  parseOptions,
+  usage as formatUsage,
+  type OptionTable,
+} from '@clickstream/cli-config';
 import { FaultPlan } from './faults';
 import type { RunOptions } from './run';
-
-interface OptionSpec {
-  flag: string;
-  env: string;
-  default?: string;
-  help: string;
-  /** A flag that takes no value (`--dry-run`); its environment variable takes true/false. */
-  boolean?: true;
-}
 
 const OPTIONS = {
   seed: {
@@ -169,9 +166,7 @@ const OPTIONS = {
     default: 'info',
     help: 'pino level: fatal, error, warn, info, debug, trace',
   },
-} as const satisfies Record<string, OptionSpec>;
-
-type Key = keyof typeof OPTIONS;
+} as const satisfies OptionTable;
 
 const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
 const num = (expected: string) =>
@@ -256,57 +251,17 @@ export interface GeneratorConfig {
   logLevel: string;
 }
 
-/** A bad flag or value; `message` names the flag (or variable), the value and what was expected. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export type ParsedArgs = { help: true } | { help: false; config: GeneratorConfig };
 
-export function usage(): string {
-  const lines = [
-    'Usage: node apps/generator/dist/main.js [options]',
-    '',
-    'Every option can also be set by its environment variable; flags win.',
-    '',
-  ];
-  for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
-    const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
-    lines.push(
-      `  ${spec.flag}${spec.boolean ? '' : ' <value>'}  [${spec.env}]`,
-      `      ${spec.help}${def}`,
-    );
-  }
-  lines.push('  --help', '      print this text and exit');
-  return lines.join('\n');
-}
+const HEADER = `Usage: node apps/generator/dist/main.js [options]
 
-function flagsToValues(argv: readonly string[]): {
-  help: boolean;
-  values: Partial<Record<Key, string>>;
-} {
-  const byFlag = new Map<string, Key>(
-    (Object.entries(OPTIONS) as [Key, OptionSpec][]).map(([k, s]) => [s.flag, k]),
-  );
-  const values: Partial<Record<Key, string>> = {};
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const key = byFlag.get(flag);
-    if (!key)
-      throw new ConfigError(
-        `unknown argument ${JSON.stringify(arg)}; expected one of ${[...byFlag.keys()].join(', ')}, --help`,
-      );
-    const spec: OptionSpec = OPTIONS[key];
-    const value = eq > 0 ? arg.slice(eq + 1) : spec.boolean ? 'true' : argv[++i];
-    if (value === undefined) throw new ConfigError(`${flag}: missing value; expected ${spec.help}`);
-    values[key] = value;
-  }
-  return { help, values };
+Every option can also be set by its environment variable; flags win.
+`;
+
+export function usage(): string {
+  return formatUsage(OPTIONS, HEADER);
 }
 
 function fail(source: string, value: unknown, expected: string): never {
@@ -319,24 +274,9 @@ export function parseConfig(
   env: Record<string, string | undefined>,
   now: () => number = Date.now,
 ): ParsedArgs {
-  const { help, values } = flagsToValues(argv);
-  if (help) return { help: true };
-  const raw: Record<string, string | undefined> = {};
-  const source: Record<string, string> = {};
-  for (const [key, spec] of Object.entries(OPTIONS) as [Key, OptionSpec][]) {
-    const fromFlag = values[key];
-    const fromEnv = env[spec.env];
-    if (fromFlag !== undefined) [raw[key], source[key]] = [fromFlag, spec.flag];
-    else if (fromEnv !== undefined && fromEnv !== '') [raw[key], source[key]] = [fromEnv, spec.env];
-    else [raw[key], source[key]] = [spec.default, `${spec.flag} (default)`];
-  }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = String(issue?.path[0] ?? '?');
-    fail(source[key] ?? key, raw[key], issue?.message ?? 'a valid value');
-  }
-  const c = parsed.data;
+  const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, { header: HEADER });
+  if (parsed.help) return { help: true };
+  const { config: c, raw, source } = parsed;
   const ratios: FaultRatios = {
     duplicate: c.dupRatio,
     out_of_order: c.outOfOrderRatio,
@@ -358,23 +298,15 @@ export function parseConfig(
     new FaultPlan(ratios);
   } catch (err) {
     fail(
-      source['dupRatio'] as string,
-      raw['dupRatio'],
+      source.dupRatio,
+      raw.dupRatio,
       `a duplicate ratio the valid sends can feed (${err instanceof Error ? err.message : String(err)})`,
     );
   }
   if (c.rampTo !== undefined && c.duration === undefined && c.count === undefined)
-    fail(
-      source['rampTo'] as string,
-      raw['rampTo'],
-      'a ramp over a bounded run: also set --duration or --count',
-    );
+    fail(source.rampTo, raw.rampTo, 'a ramp over a bounded run: also set --duration or --count');
   if (c.dryRun && c.duration === undefined && c.count === undefined)
-    fail(
-      source['dryRun'] as string,
-      raw['dryRun'],
-      'a bounded dry run: also set --duration or --count',
-    );
+    fail(source.dryRun, raw.dryRun, 'a bounded dry run: also set --duration or --count');
   const startTime = c.startTime ?? now();
   const rate = c.rate;
   return {
