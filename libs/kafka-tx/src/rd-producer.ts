@@ -33,6 +33,9 @@ export async function produceWithBackpressure(
   }
 }
 
+/** How long a fatal error waits for the error event that may say it was fencing. */
+const FENCED_EVENT_GRACE_MS = 1000;
+
 export class RdTxProducer implements TxProducer {
   /**
    * The last error event that names fencing. Error events carry only a message (the binding drops
@@ -79,12 +82,33 @@ export class RdTxProducer implements TxProducer {
     return e;
   }
 
+  /**
+   * A call on a fenced producer can fail with a bare "fatal" a moment before the error event that
+   * names fencing reaches JS (seen: 1 ms apart). Deciding on the bare error would treat fencing as
+   * an ordinary fatal error, and a caller that restarts after those would fence the newer instance
+   * back: the two would take turns forever. So a fatal error waits briefly for that event.
+   */
+  private async explainAfterEvents(e: unknown): Promise<unknown> {
+    if (errorCode(e) !== RD_CODES.ERR__FATAL) return e;
+    for (
+      let waited = 0;
+      this.fencedEvent === null && waited < FENCED_EVENT_GRACE_MS;
+      waited += 10
+    ) {
+      await realClock.sleep(10);
+    }
+    return this.explain(e);
+  }
+
   private call(f: (cb: Cb) => void): Promise<void> {
     return new Promise((resolve, reject) => {
+      const fail = (e: unknown): void => {
+        this.explainAfterEvents(e).then(reject, () => reject(e));
+      };
       try {
-        f((err) => (err ? reject(this.explain(err)) : resolve()));
+        f((err) => (err ? fail(err) : resolve()));
       } catch (e) {
-        reject(this.explain(e));
+        fail(e);
       }
     });
   }
@@ -101,7 +125,7 @@ export class RdTxProducer implements TxProducer {
     try {
       for (const r of records) await produceWithBackpressure(this.raw, r, null);
     } catch (e) {
-      throw this.explain(e);
+      throw await this.explainAfterEvents(e);
     }
   }
 
