@@ -34,6 +34,7 @@ export default tseslint.config(
             { sourceTag: 'layer:kafka', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'layer:warehouse', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'layer:ledger', onlyDependOnLibsWithTags: ['layer:contracts'] },
+            { sourceTag: 'layer:status', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'layer:config', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -6,7 +6,8 @@ import { ConfigError, parseConfig, type LoaderConfig } from './config';
 import { newHealth } from './health';
 import { createMetrics } from './metrics';
 import { migrate, run } from './run';
-import { portOf, startServer } from './server';
+import { startStatusServer } from '@clickstream/status-server';
+import { isHealthy } from './health';
 
 function configOrExit(): LoaderConfig {
   try {
@@ -44,8 +45,16 @@ async function main(): Promise<void> {
     }
     const metrics = createMetrics();
     const health = newHealth();
-    const server = await startServer(config.metricsPort, metrics.registry, health);
-    logger.info({ port: portOf(server) }, 'metrics listening');
+    const server = await startStatusServer({
+      host: '127.0.0.1',
+      port: config.metricsPort,
+      metrics: metrics.registry,
+      health: () => {
+        const ok = isHealthy(health);
+        return { status: ok ? 200 : 503, body: { ok, ...health } };
+      },
+    });
+    logger.info({ port: server.port }, 'metrics listening');
     const kafka = {
       bootstrap: config.bootstrap,
       clientId: config.clientId,
@@ -65,7 +74,7 @@ async function main(): Promise<void> {
         crash: () => process.kill(process.pid, 'SIGKILL'),
       });
     } finally {
-      server.close();
+      await server.close();
     }
     logger.info({}, 'stopped');
   } finally {

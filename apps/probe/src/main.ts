@@ -4,7 +4,7 @@ import pino from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ConfigError, parseConfig } from './config';
 import { run } from './run';
-import { startServer } from './server';
+import { startStatusServer } from '@clickstream/status-server';
 
 async function main(): Promise<void> {
   let config;
@@ -20,11 +20,16 @@ async function main(): Promise<void> {
   const logger = pino({ name: 'probe', level: config.logLevel });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const server = await startServer(config.metricsPort, registry);
+  const server = await startStatusServer({
+    host: '127.0.0.1',
+    port: config.metricsPort,
+    metrics: registry,
+    health: () => ({ status: 200, body: { ok: true } }),
+  });
   const stop = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
   await run({ config, logger, registry, signal: stop.signal });
-  server.close();
+  await server.close();
 }
 
 main().catch((err: unknown) => {

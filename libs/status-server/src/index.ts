@@ -1,0 +1,9 @@
+/** Public entry point of @clickstream/status-server. */
+
+export { startStatusServer, handle } from './status-server';
+export type {
+  MetricsSource,
+  HealthCheck,
+  StatusServerOptions,
+  StatusServer,
+} from './status-server';
