@@ -20,6 +20,8 @@ export interface LoopConsumer {
   applyRebalances(): void;
   /** Moves the fetch positions back; rejects if any partition could not be moved. */
   seek(positions: TopicPartitionOffset[]): Promise<void>;
+  /** The group's committed offsets of these partitions (offset < 0: none); rejects on failure. */
+  committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]>;
   /** Requests an offset commit outside a transaction (at-least-once mode); its outcome is logged when the broker answers. */
   commitAsync(offsets: TopicPartitionOffset[]): void;
   /** Commits and waits for the broker's answer (used once, at shutdown); rejects on failure. */

@@ -130,6 +130,30 @@ export class RdLoopConsumer implements LoopConsumer {
     );
   }
 
+  committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
+    return new Promise((resolve, reject) => {
+      try {
+        this.raw.committed(
+          partitions.map((p) => ({ topic: p.topic, partition: p.partition })),
+          this.requestTimeoutMs,
+          (err, tps) => {
+            if (err)
+              return reject(err instanceof Error ? err : new Error(describeError(err).message));
+            resolve(
+              tps.map((t) => ({
+                topic: t.topic,
+                partition: t.partition,
+                offset: typeof t.offset === 'number' ? t.offset : -1001,
+              })),
+            );
+          },
+        );
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(describeError(e).message));
+      }
+    });
+  }
+
   commitAsync(offsets: TopicPartitionOffset[]): void {
     if (offsets.length === 0) return;
     try {

@@ -36,6 +36,17 @@ export async function produceWithBackpressure(
 /** How long a fatal error waits for the error event that may say it was fencing. */
 const FENCED_EVENT_GRACE_MS = 1000;
 
+/**
+ * Upper bound of a transactional call's own timeout. librdkafka retries a dead coordinator within
+ * the call (10 s per request) instead of looking up the new one; the engine replaces the producer
+ * when a call times out, so a short timeout ends such a stall sooner. A commit that is merely slow
+ * costs a replacement and a rewind, never a duplicate.
+ */
+const TX_CALL_TIMEOUT_MAX_MS = 5000;
+
+/** Extra time after a call's timeout before it is declared hung (librdkafka#5456/#5511). */
+const HUNG_CALL_GRACE_MS = 3000;
+
 export class RdTxProducer implements TxProducer {
   /**
    * The last error event that names fencing. Error events carry only a message (the binding drops
@@ -57,7 +68,11 @@ export class RdTxProducer implements TxProducer {
   ): Promise<RdTxProducer> {
     const t = resolveTimeouts(o);
     const raw = new Producer(producerConfig(o, transactionalId));
-    const self = new RdTxProducer(raw, consumer, t.requestTimeoutMs);
+    const self = new RdTxProducer(
+      raw,
+      consumer,
+      Math.min(t.requestTimeoutMs, TX_CALL_TIMEOUT_MAX_MS),
+    );
     const warnEvent = rateLimitedWarn(log, 'producer error event');
     raw.on('event.error', (e) => {
       if (/fenced/i.test(e.message)) {
@@ -100,13 +115,37 @@ export class RdTxProducer implements TxProducer {
     return this.explain(e);
   }
 
+  /**
+   * Runs a transactional call. A call that never calls back (librdkafka#5456/#5511) is failed as a
+   * timeout after its own timeout plus a grace, so that the engine replaces this producer.
+   */
   private call(f: (cb: Cb) => void): Promise<void> {
     return new Promise((resolve, reject) => {
+      let done = false;
+      const guard = setTimeout(() => {
+        if (done) return;
+        done = true;
+        reject(
+          Object.assign(new Error(`kafka-tx: transactional call did not return in time`), {
+            code: RD_CODES.ERR__TIMED_OUT,
+            isRetriable: true,
+          }),
+        );
+      }, this.timeoutMs + HUNG_CALL_GRACE_MS);
       const fail = (e: unknown): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(guard);
         this.explainAfterEvents(e).then(reject, () => reject(e));
       };
       try {
-        f((err) => (err ? fail(err) : resolve()));
+        f((err) => {
+          if (err) return fail(err);
+          if (done) return;
+          done = true;
+          clearTimeout(guard);
+          resolve();
+        });
       } catch (e) {
         fail(e);
       }
@@ -145,9 +184,10 @@ export class RdTxProducer implements TxProducer {
 
   close(): Promise<void> {
     return new Promise((resolve) => {
-      const guard = setTimeout(resolve, 30000);
+      // Bounded: a producer abandoned on a dead coordinator may never finish disconnecting.
+      const guard = setTimeout(resolve, 5000);
       try {
-        this.raw.disconnect(5000, () => {
+        this.raw.disconnect(2000, () => {
           clearTimeout(guard);
           resolve();
         });

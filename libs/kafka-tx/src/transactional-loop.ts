@@ -7,6 +7,9 @@ import { positiveIntOption, resolveTimeouts } from './settings';
 import { runTxEngine } from './tx-engine';
 import type { LoopResult, TransactionalLoopOptions } from './types';
 
+/** Longest time a commit keeps retrying retriable errors before the producer is replaced. */
+const COMMIT_RETRY_BUDGET_MAX_MS = 4000;
+
 /**
  * Runs until the signal aborts ({ reason: 'stopped' }) or a newer instance with the same
  * transactional id fences this one ({ reason: 'fenced' }: nothing more is written). Rejects on
@@ -29,16 +32,25 @@ export async function runTransactionalLoop(o: TransactionalLoopOptions): Promise
     log,
   );
   let producer: RdTxProducer | undefined;
-  try {
+  // The engine replaces a producer stuck on a dead coordinator; the last one is closed below.
+  const openProducer = async (): Promise<RdTxProducer> => {
     producer = await RdTxProducer.open(o.client, o.transactionalId, consumer.raw, log);
+    return producer;
+  };
+  try {
     return await runTxEngine({
       consumer,
-      producer,
+      producer: await openProducer(),
+      openProducer,
       transform: o.transform,
       maxBatchRecords,
       maxBatchMs,
-      // Stop retrying a commit well before the coordinator would abort the transaction itself.
-      commitRetryBudgetMs: Math.floor(t.transactionTimeoutMs / 2),
+      // Stop retrying a commit well before the coordinator would abort the transaction itself, and
+      // soon enough that a stuck coordinator costs seconds: a fresh producer then takes over.
+      commitRetryBudgetMs: Math.min(
+        Math.floor(t.transactionTimeoutMs / 2),
+        COMMIT_RETRY_BUDGET_MAX_MS,
+      ),
       hooks: o.hooks ?? {},
       signal: o.signal,
       logger: log,

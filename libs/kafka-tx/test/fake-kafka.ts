@@ -1,5 +1,11 @@
 /** An in-memory partitioned log with a transactional producer and a group consumer, for unit specs of the engines. */
-import type { Clock, LoopConsumer, TopicPartitionOffset, TxProducer } from '../src/ports';
+import type {
+  Clock,
+  LoopConsumer,
+  TopicPartition,
+  TopicPartitionOffset,
+  TxProducer,
+} from '../src/ports';
 import type { InRecord, Logger, OutRecord } from '../src/types';
 
 export const silentLogger: Logger = {
@@ -146,6 +152,12 @@ export class FakeConsumer implements LoopConsumer {
   seek(positions: TopicPartitionOffset[]): Promise<void> {
     for (const p of positions) this.positions.set(p.partition, p.offset);
     return Promise.resolve();
+  }
+
+  committed(partitions: TopicPartition[]): Promise<TopicPartitionOffset[]> {
+    return Promise.resolve(
+      partitions.map((p) => ({ ...p, offset: this.cluster.committed.get(p.partition) ?? -1001 })),
+    );
   }
 
   commitAsync(offsets: TopicPartitionOffset[]): void {
