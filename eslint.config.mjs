@@ -5,7 +5,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.cache/**', '**/.run/**', '**/jest*.config.js', 'jest.preset.js'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.cache/**',
+      '**/.run/**',
+      '**/jest*.config.js',
+      'jest.preset.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -16,12 +25,16 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': [
         'error',
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Read configuration once, in the app config module (config.ts), never elsewhere.',
+          message:
+            'Read configuration once, in the app config module (config.ts), never elsewhere.',
         },
       ],
       '@nx/enforce-module-boundaries': [
@@ -31,10 +44,14 @@ export default tseslint.config(
           allow: [],
           depConstraints: [
             { sourceTag: 'layer:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'layer:kafka', onlyDependOnLibsWithTags: ['layer:contracts'] },
+            {
+              sourceTag: 'layer:kafka',
+              onlyDependOnLibsWithTags: ['layer:contracts', 'layer:test'],
+            }, // its integration specs use test-support
             { sourceTag: 'layer:warehouse', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'layer:ledger', onlyDependOnLibsWithTags: ['layer:contracts'] },
             { sourceTag: 'layer:status', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'layer:test', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'layer:config', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -48,8 +65,14 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: '@confluentinc/kafka-javascript', message: 'Only libs/kafka-tx talks to Kafka; import from @clickstream/kafka-tx.' },
-            { name: '@clickhouse/client', message: 'Only the ClickHouse layer (libs/warehouse) imports the ClickHouse client.' },
+            {
+              name: '@confluentinc/kafka-javascript',
+              message: 'Only libs/kafka-tx talks to Kafka; import from @clickstream/kafka-tx.',
+            },
+            {
+              name: '@clickhouse/client',
+              message: 'Only the ClickHouse layer (libs/warehouse) imports the ClickHouse client.',
+            },
           ],
         },
       ],
@@ -69,7 +92,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: '@clickhouse/client', message: 'Only the ClickHouse layer (libs/warehouse) imports the ClickHouse client.' }] },
+        {
+          paths: [
+            {
+              name: '@clickhouse/client',
+              message: 'Only the ClickHouse layer (libs/warehouse) imports the ClickHouse client.',
+            },
+          ],
+        },
       ],
     },
   },

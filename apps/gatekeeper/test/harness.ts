@@ -24,9 +24,9 @@ import {
   type OutRecord,
 } from '@clickstream/kafka-tx';
 import { POISON, sampleEvent, seqHeaders } from './fixtures';
+import { localBootstrap, repoRoot } from '@clickstream/test-support';
 
-export const BOOTSTRAP =
-  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP = localBootstrap();
 export const PARTITIONS = 6;
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'warn' }, pino.destination(2));
@@ -35,16 +35,7 @@ export function clusterOptions(clientId: string): KafkaClientOptions {
   return { bootstrap: BOOTSTRAP, clientId, logger };
 }
 
-/** The repository root, found from here whether this file runs from sources (jest) or from a compiled bench. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'nx.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no nx.json above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot };
 
 export interface RunTopics {
   raw: string;

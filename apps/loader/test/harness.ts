@@ -9,9 +9,9 @@ import {
   type OutRecord,
 } from '@clickstream/kafka-tx';
 import { createWarehouse, seqCounts, TABLES, type Warehouse } from '@clickstream/warehouse';
+import { localBootstrap } from '@clickstream/test-support';
 
-export const BOOTSTRAP =
-  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP = localBootstrap();
 export const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123';
 const MAIN = join(__dirname, '..', 'dist', 'main.js');
 

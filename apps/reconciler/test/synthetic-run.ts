@@ -4,16 +4,35 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { encodeEvent, HEADERS, type ClickEvent, type LedgerRow } from '@clickstream/contracts';
-import { createIdempotentProducer, createTopics, deleteTopics, type KafkaClientOptions, type OutRecord } from '@clickstream/kafka-tx';
+import {
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  type KafkaClientOptions,
+  type OutRecord,
+} from '@clickstream/kafka-tx';
 import { writeLedger, writeManifest } from '@clickstream/ledger';
-import { createWarehouse, DDL_DIR, toDlqRow, toEventRow, type Warehouse } from '@clickstream/warehouse';
+import {
+  createWarehouse,
+  DDL_DIR,
+  toDlqRow,
+  toEventRow,
+  type Warehouse,
+} from '@clickstream/warehouse';
 import { duplicateSend, manifestFor, poisonSend, validSend } from '../src/testing/ledger-rows';
+import { localBootstrap } from '@clickstream/test-support';
 
-export const BOOTSTRAP = process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP = localBootstrap();
 export const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123';
 
 const noop = (): void => undefined;
-export const quietLogger = { debug: noop, info: noop, warn: noop, error: noop, child: () => quietLogger };
+export const quietLogger = {
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  child: () => quietLogger,
+};
 
 export interface SyntheticRun {
   id: string;
@@ -36,12 +55,23 @@ export function syntheticLedger(runId: string): LedgerRow[] {
   const rows: LedgerRow[] = [];
   for (let s = 0; s < 40; s++) rows.push(validSend(s));
   rows.push(duplicateSend(40, 1), duplicateSend(41, 2), duplicateSend(42, 3));
-  rows.push(poisonSend(43, 'bad_magic'), poisonSend(44, 'truncated'), poisonSend(45, 'unknown_fingerprint'), poisonSend(46, 'empty'));
-  rows.push(validSend(47, { delivery: 'failed', delivery_error: 'timed out' }), validSend(48, { delivery: 'not_sent' }));
+  rows.push(
+    poisonSend(43, 'bad_magic'),
+    poisonSend(44, 'truncated'),
+    poisonSend(45, 'unknown_fingerprint'),
+    poisonSend(46, 'empty'),
+  );
+  rows.push(
+    validSend(47, { delivery: 'failed', delivery_error: 'timed out' }),
+    validSend(48, { delivery: 'not_sent' }),
+  );
   return rows.map((r) => ({
     ...r,
     run_id: runId,
-    event_id: r.event_id === null ? null : `00000000-0000-4000-8000-${r.event_id.slice(2).padStart(12, '0')}`,
+    event_id:
+      r.event_id === null
+        ? null
+        : `00000000-0000-4000-8000-${r.event_id.slice(2).padStart(12, '0')}`,
   }));
 }
 
@@ -64,12 +94,20 @@ export function eventOf(row: LedgerRow): ClickEvent {
   };
 }
 
-export function headersOf(row: LedgerRow, extra: Record<string, string> = {}): Record<string, string> {
+export function headersOf(
+  row: LedgerRow,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { [HEADERS.seq]: String(row.seq), [HEADERS.runId]: row.run_id, ...extra };
 }
 
-export function recordOf(topic: string, row: LedgerRow, extra: Record<string, string> = {}): OutRecord {
-  const value = row.expected_fate === 'valid' ? encodeEvent(eventOf(row)) : Buffer.from([0xde, 0xad]);
+export function recordOf(
+  topic: string,
+  row: LedgerRow,
+  extra: Record<string, string> = {},
+): OutRecord {
+  const value =
+    row.expected_fate === 'valid' ? encodeEvent(eventOf(row)) : Buffer.from([0xde, 0xad]);
   return { topic, key: row.key, value, headers: headersOf(row, extra) };
 }
 
@@ -81,9 +119,21 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
   await writeLedger(path.join(runDir, 'ledger.arrow'), rows);
   writeManifest(path.join(runDir, 'manifest.json'), manifestFor(rows));
 
-  const topics = { raw: `rec-it-raw-${id}`, valid: `rec-it-valid-${id}`, dlq: `rec-it-dlq-${id}`, clean: `rec-it-clean-${id}` };
-  const kafka: KafkaClientOptions = { bootstrap: BOOTSTRAP, clientId: `reconciler-it-${id}`, logger: quietLogger };
-  await createTopics(kafka, Object.values(topics).map((topic) => ({ topic, partitions: 3 })));
+  const topics = {
+    raw: `rec-it-raw-${id}`,
+    valid: `rec-it-valid-${id}`,
+    dlq: `rec-it-dlq-${id}`,
+    clean: `rec-it-clean-${id}`,
+  };
+  const kafka: KafkaClientOptions = {
+    bootstrap: BOOTSTRAP,
+    clientId: `reconciler-it-${id}`,
+    logger: quietLogger,
+  };
+  await createTopics(
+    kafka,
+    Object.values(topics).map((topic) => ({ topic, partitions: 3 })),
+  );
   const producer = await createIdempotentProducer(kafka);
   const produce = async (records: OutRecord[]): Promise<void> => {
     const reports = await producer.send(records);
@@ -101,23 +151,42 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
   // Flink keeps the first copy of each event: the original sends, never the injected duplicates.
   const clean = valid.filter((r) => r.fault !== 'duplicate');
   // Another run's records in every topic and table (like the probe's): ignored, counted as information.
-  const other = { ...validSend(7), run_id: `other-${id}`, event_id: '00000000-0000-4000-8000-0000000000ff' };
+  const other = {
+    ...validSend(7),
+    run_id: `other-${id}`,
+    event_id: '00000000-0000-4000-8000-0000000000ff',
+  };
 
   await produce([
     ...written.map((r) => recordOf(topics.raw, r)),
     ...valid.map((r) => recordOf(topics.valid, r)),
-    ...poison.map((r) => recordOf(topics.dlq, r, { [HEADERS.reason]: r.expected_reason as string })),
+    ...poison.map((r) =>
+      recordOf(topics.dlq, r, { [HEADERS.reason]: r.expected_reason as string }),
+    ),
     ...clean.map((r) => recordOf(topics.clean, r)),
     ...Object.values(topics).map((t) => recordOf(t, other)),
   ]);
-  const meta = (offset: number) => ({ topic: 'x', partition: 0, offset, timestamp: 1_700_000_000_000 });
-  await warehouse.insertRows('events_valid', [...valid, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)));
-  await warehouse.insertRows('events_clean', [...clean, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)));
+  const meta = (offset: number) => ({
+    topic: 'x',
+    partition: 0,
+    offset,
+    timestamp: 1_700_000_000_000,
+  });
+  await warehouse.insertRows(
+    'events_valid',
+    [...valid, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)),
+  );
+  await warehouse.insertRows(
+    'events_clean',
+    [...clean, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)),
+  );
   await warehouse.insertRows(
     'events_dlq',
     [...poison, other].map((r, i) => {
       const rec = recordOf('x', r, { [HEADERS.reason]: r.expected_reason ?? 'invalid_field' });
-      const headers = Object.fromEntries(Object.entries(rec.headers ?? {}).map(([k, v]) => [k, Buffer.from(v)]));
+      const headers = Object.fromEntries(
+        Object.entries(rec.headers ?? {}).map(([k, v]) => [k, Buffer.from(v)]),
+      );
       return toDlqRow({ headers, value: rec.value }, meta(i), 1);
     }),
   );

@@ -16,11 +16,11 @@ import {
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
+import { localBootstrap, repoRoot } from '@clickstream/test-support';
 
 const run = promisify(execFile);
 
-export const BOOTSTRAP =
-  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP = localBootstrap();
 export const FLINK_REST = process.env.FLINK_REST ?? 'http://127.0.0.1:8081';
 export const PARTITIONS = 6;
 
@@ -30,16 +30,7 @@ export function clusterOptions(clientId: string): KafkaClientOptions {
   return { bootstrap: BOOTSTRAP, clientId, logger };
 }
 
-/** The repository root, whether this file runs from sources (jest) or compiled (bench). */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'nx.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no nx.json above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot };
 
 /** Names of everything one test run creates, unique so that parallel runs never meet. */
 export interface CleanRun {

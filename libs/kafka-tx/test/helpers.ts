@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { createIdempotentProducer } from '../src';
 import type { InRecord, KafkaClientOptions, Logger } from '../src/types';
+import { localBootstrap } from '@clickstream/test-support';
 
-export const BOOTSTRAP =
-  process.env.KAFKA_BOOTSTRAP ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
+export const BOOTSTRAP = localBootstrap();
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 /** Warnings and errors go to stderr as JSON lines (visible when a spec fails); the rest is dropped. */

@@ -1,0 +1,16 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { localBootstrap, repoRoot } from './config';
+
+describe('test-support config', () => {
+  it('finds the repository root from a nested directory', () => {
+    expect(fs.existsSync(path.join(repoRoot(), 'nx.json'))).toBe(true);
+    expect(repoRoot(path.join(repoRoot(), 'libs/test-support/src'))).toBe(repoRoot());
+  });
+  it('reads the three broker ports from infra/local/ports.env', () => {
+    expect(localBootstrap({})).toBe('127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092');
+  });
+  it('lets KAFKA_BOOTSTRAP override the stack file', () => {
+    expect(localBootstrap({ KAFKA_BOOTSTRAP: '127.0.0.1:1' })).toBe('127.0.0.1:1');
+  });
+});
