@@ -16,3 +16,16 @@ now_ms() { date +%s%3N; }
 stamp_matches() { [[ -f "$CACHE_DIR/stamps/$1" && "$(cat "$CACHE_DIR/stamps/$1")" == "$2" ]]; }
 stamp_write() { mkdir -p "$CACHE_DIR/stamps" && printf '%s' "$2" >"$CACHE_DIR/stamps/$1"; }
 hash_files() { cat "$@" | sha256sum | cut -c1-16; }
+
+# Prints, one per line, the Debian packages among "$@" that are not installed.
+# One dpkg-query for all of them (a `dpkg -s` per package costs seconds under load). dpkg-query exits 1
+# when any name is unknown to dpkg ("no packages found matching"), which on a bare machine is the
+# normal case, so its status is not an error here; only its output counts.
+missing_apt_packages() {
+  local installed p
+  installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "$@" 2>/dev/null || true)
+  installed=$(awk '$2 == "installed" {print $1}' <<<"$installed")
+  for p in "$@"; do
+    grep -qx -- "$p" <<<"$installed" || printf '%s\n' "$p"
+  done
+}
