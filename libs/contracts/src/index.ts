@@ -56,3 +56,26 @@ export {
   formatZodError,
 } from './parse';
 export type { ParseResult } from './parse';
+export {
+  WINDOW_SIZE_MS,
+  SESSION_GAP_MS,
+  PROBE_RUN_PREFIX,
+  isProbeRun,
+  windowStartOf,
+  windowKey,
+  sessionKey,
+  WindowAggregateSchema,
+  SessionAggregateSchema,
+} from './aggregate/types';
+export type { WindowAggregate, SessionAggregate } from './aggregate/types';
+export {
+  encodeWindowAggregate,
+  decodeWindowAggregate,
+  encodeSessionAggregate,
+  decodeSessionAggregate,
+  windowAggregateFingerprint,
+  sessionAggregateFingerprint,
+  windowAggregateSchema,
+  sessionAggregateSchema,
+} from './aggregate/wire';
+export type { AggregateDecodeResult } from './aggregate/wire';

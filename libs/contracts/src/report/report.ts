@@ -13,6 +13,9 @@ export const LAYERS = [
   'clickhouse.valid',
   'clickhouse.clean',
   'clickhouse.dlq',
+  'clickhouse.agg_windows',
+  'clickhouse.agg_sessions',
+  'clickhouse.events_late',
   'iceberg.clean',
 ] as const;
 export type LayerName = (typeof LAYERS)[number];
