@@ -57,7 +57,16 @@ function topics(): string[] {
   return read('infra/local/topics.txt')
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'));
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.split(/\s+/)[0] as string);
+}
+
+function topicConfigs(name: string): string[] {
+  const line = read('infra/local/topics.txt')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((words) => words[0] === name);
+  return line === undefined ? [] : line.slice(1);
 }
 
 describe('parsePorts', () => {
@@ -119,6 +128,15 @@ describe('docker-compose.yml', () => {
       'agg.windows',
       'agg.sessions',
     ]);
+  });
+
+  it('makes the broker stamp clickstream.raw (LogAppendTime), locally and in compose', () => {
+    expect(topicConfigs('clickstream.raw')).toEqual(['message.timestamp.type=LogAppendTime']);
+    for (const other of ['events.valid', 'events.clean', 'agg.windows'])
+      expect({ other, configs: topicConfigs(other) }).toEqual({ other, configs: [] });
+    const compose = read('infra/compose/docker-compose.yml');
+    expect(compose).toContain('while read -r t cfgs');
+    expect(compose).toContain('--add-config');
   });
 });
 

@@ -1,8 +1,11 @@
 // Creates the stack's topics if missing (one JVM for all of them) and fails if an existing one has the wrong shape.
-// Run as a single-file program: java -cp '.cache/kafka/*' EnsureTopics.java <bootstrap> <partitions> <rf> <topic>...
+// Run as a single-file program: java -cp '.cache/kafka/*' EnsureTopics.java <bootstrap> <partitions> <rf> <topic spec>...
+// A topic spec is "name [key=value ...]" (a line of topics.txt): the configs are set at creation and, on an
+// existing topic whose value differs, altered in place (e.g. clickstream.raw message.timestamp.type=LogAppendTime).
 import java.util.*;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.*;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 public class EnsureTopics {
@@ -10,7 +13,17 @@ public class EnsureTopics {
     String bootstrap = args[0];
     int partitions = Integer.parseInt(args[1]);
     short rf = Short.parseShort(args[2]);
-    List<String> topics = Arrays.asList(args).subList(3, args.length);
+    Map<String, Map<String, String>> topics = new LinkedHashMap<>();
+    for (String spec : Arrays.asList(args).subList(3, args.length)) {
+      String[] words = spec.trim().split("\\s+");
+      Map<String, String> configs = new LinkedHashMap<>();
+      for (int i = 1; i < words.length; i++) {
+        int eq = words[i].indexOf('=');
+        if (eq <= 0) throw new IllegalArgumentException("bad topic config '" + words[i] + "' in '" + spec + "': expected key=value");
+        configs.put(words[i].substring(0, eq), words[i].substring(eq + 1));
+      }
+      topics.put(words[0], configs);
+    }
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
@@ -18,14 +31,17 @@ public class EnsureTopics {
     try (Admin admin = Admin.create(p)) {
       waitForBrokers(admin, rf);
       Set<String> existing = admin.listTopics().names().get();
-      for (String t : topics) {
-        if (existing.contains(t)) { check(admin, t, partitions, rf); continue; }
+      for (Map.Entry<String, Map<String, String>> topic : topics.entrySet()) {
+        String t = topic.getKey();
+        Map<String, String> configs = topic.getValue();
+        if (existing.contains(t)) { check(admin, t, partitions, rf); alter(admin, t, configs); continue; }
         try {
-          admin.createTopics(List.of(new NewTopic(t, partitions, rf))).all().get();
-          System.out.println("created " + t + " partitions=" + partitions + " rf=" + rf);
+          admin.createTopics(List.of(new NewTopic(t, partitions, rf).configs(configs))).all().get();
+          System.out.println("created " + t + " partitions=" + partitions + " rf=" + rf + (configs.isEmpty() ? "" : " " + configs));
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) throw e;
           check(admin, t, partitions, rf);
+          alter(admin, t, configs);
         }
       }
     }
@@ -51,5 +67,22 @@ public class EnsureTopics {
     } else {
       System.out.println("exists " + t);
     }
+  }
+
+  // Sets the configs of topics.txt on a topic created before they were listed (the value is read back, so an
+  // unchanged topic is not altered).
+  static void alter(Admin admin, String t, Map<String, String> configs) throws Exception {
+    if (configs.isEmpty()) return;
+    ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, t);
+    Config current = admin.describeConfigs(List.of(res)).all().get().get(res);
+    List<AlterConfigOp> ops = new ArrayList<>();
+    for (Map.Entry<String, String> c : configs.entrySet()) {
+      ConfigEntry e = current.get(c.getKey());
+      if (e == null || !c.getValue().equals(e.value()))
+        ops.add(new AlterConfigOp(new ConfigEntry(c.getKey(), c.getValue()), AlterConfigOp.OpType.SET));
+    }
+    if (ops.isEmpty()) return;
+    admin.incrementalAlterConfigs(Map.of(res, ops)).all().get();
+    System.out.println("altered " + t + " " + configs);
   }
 }

@@ -1,4 +1,5 @@
 # Kafka component of stack.sh: render node configs, format storage once, start/stop nodes, create topics.
+# shellcheck shell=bash
 
 KAFKA_CLUSTER_ID=${KAFKA_CLUSTER_ID:-MkU3OEVBNTcwNTJENDM2Qk}
 KAFKA_CP="$CACHE_DIR/kafka/*"
@@ -91,7 +92,7 @@ kafka_up() {
   for n in 1 2 3; do kafka_wait "$n"; done
   # Checking topics costs a JVM (seconds on a busy machine); skip it while the same three processes
   # that already ensured these topics with these settings are still running.
-  local want; want="$(kafka_pids)|$PARTITIONS|$(hash_files "$STACK_DIR/topics.txt")"
+  local want; want="$(kafka_pids)|$PARTITIONS|$(hash_files "$STACK_DIR/topics.txt" "$STACK_DIR/kafka/EnsureTopics.java")"
   if ((all_running)) && [[ -f $RUN_DIR/kafka/topics.ok && $(<"$RUN_DIR/kafka/topics.ok") == "$want" ]]; then return 0; fi
   kafka_topics
   printf '%s' "$want" >"$RUN_DIR/kafka/topics.ok"
