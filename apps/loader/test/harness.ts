@@ -8,7 +8,7 @@ import {
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
-import { createWarehouse, seqCounts, TABLES, type Warehouse } from '@clickstream/warehouse';
+import { createWarehouse, TABLES, type Warehouse } from '@clickstream/warehouse';
 import { localBootstrap } from '@clickstream/test-support';
 
 export const BOOTSTRAP = localBootstrap();
@@ -155,7 +155,12 @@ export function countsBySeq(
   runId: string,
   final: boolean,
 ): Promise<Map<number, number>> {
-  return seqCounts(wh, table, runId, final ? 'final' : 'raw');
+  return wh
+    .query<{ seq: number; n: number }>(
+      `SELECT seq, count() AS n FROM ${table}${final ? ' FINAL' : ''} WHERE run_id = {run:String} GROUP BY seq`,
+      { run: runId },
+    )
+    .then((rows) => new Map(rows.map((r) => [Number(r.seq), Number(r.n)])));
 }
 
 /** Missing and duplicated seqs of a table against the expected 0..n-1 (or the given list). */

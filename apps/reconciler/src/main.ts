@@ -6,7 +6,7 @@ import { endOffsets, readTopic, type KafkaClientOptions } from '@clickstream/kaf
 import { readManifest } from '@clickstream/ledger';
 import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
 import { ConfigError, parseConfig } from './config';
-import { readLedgerIndex } from './ledger-columns';
+import { readLedgerIndex } from './adapters/ledger';
 import { run } from './run';
 
 const EXIT_USAGE = 64;
@@ -29,7 +29,11 @@ async function main(): Promise<number> {
     logger.warn({}, 'SIGTERM: stopping without a report');
     process.exit(143);
   });
-  const kafkaClient: KafkaClientOptions = { bootstrap: config.bootstrap, clientId: config.clientId, logger: logger.child({ module: 'kafka' }) };
+  const kafkaClient: KafkaClientOptions = {
+    bootstrap: config.bootstrap,
+    clientId: config.clientId,
+    logger: logger.child({ module: 'kafka' }),
+  };
   let warehouse: Warehouse | null = null;
   try {
     const result = await run({
@@ -44,7 +48,11 @@ async function main(): Promise<number> {
         readTopic: (topic) => readTopic({ ...kafkaClient, topic, isolation: 'read_committed' }),
       }),
       sql: () => {
-        warehouse = createWarehouse({ url: config.clickhouseUrl, database: config.clickhouseDatabase, logger: logger.child({ module: 'clickhouse' }) });
+        warehouse = createWarehouse({
+          url: config.clickhouseUrl,
+          database: config.clickhouseDatabase,
+          logger: logger.child({ module: 'clickhouse' }),
+        });
         return warehouse;
       },
       print: (text) => process.stdout.write(`${text}\n`),
@@ -53,7 +61,9 @@ async function main(): Promise<number> {
     return result.exitCode;
   } catch (err) {
     logger.error({ err }, 'reconciliation failed');
-    process.stderr.write(`reconciler: failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `reconciler: failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     return EXIT_FAILURE;
   } finally {
     await (warehouse as Warehouse | null)?.close();
@@ -66,7 +76,9 @@ main().then(
     process.exit(code);
   },
   (err: unknown) => {
-    process.stderr.write(`reconciler: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `reconciler: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = EXIT_FAILURE;
   },
 );

@@ -2,7 +2,11 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { ReconciliationReportSchema, type ReconciliationReport, type RunManifest } from '@clickstream/contracts';
+import {
+  ReconciliationReportSchema,
+  type ReconciliationReport,
+  type RunManifest,
+} from '@clickstream/contracts';
 import { LEDGER_FILE, MANIFEST_FILE } from '@clickstream/ledger';
 import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
 import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
@@ -21,7 +25,7 @@ export interface Logger {
   error(o: object, msg?: string): void;
 }
 
-/** How the ledger and manifest of a run are read (ledger-columns.ts and @clickstream/ledger in production). */
+/** How the ledger and manifest of a run are read (adapters/ledger.ts and @clickstream/ledger in production). */
 export interface LedgerSource {
   index(file: string, sizeHint: number): Promise<LedgerIndex>;
   /** Throws when the manifest is invalid; null when there is none. */
@@ -53,7 +57,11 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   const started = Date.now();
   const { config, logger } = deps;
   const manifest = deps.ledger.manifest(path.join(config.runDir, MANIFEST_FILE));
-  if (manifest === null) logger.warn({ runDir: config.runDir }, 'no manifest: the ledger cannot be cross-checked against it');
+  if (manifest === null)
+    logger.warn(
+      { runDir: config.runDir },
+      'no manifest: the ledger cannot be cross-checked against it',
+    );
   const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? LEDGER_FILE));
   const ledger = await deps.ledger.index(ledgerFile, (manifest?.counts.sends ?? 0) + 1);
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
@@ -75,12 +83,17 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   fs.writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`);
   fs.renameSync(tmp, config.out);
   deps.print(renderTable(valid));
-  const bad = valid.layers.filter((l) => l.verdict !== 'exact').map((l) => `${l.layer} ${l.verdict}`);
+  const bad = valid.layers
+    .filter((l) => l.verdict !== 'exact')
+    .map((l) => `${l.layer} ${l.verdict}`);
   const message =
     valid.verdict === 'exact'
       ? `every layer exact (${valid.layers.length}); report ${config.out}`
       : `NOT exact: ${bad.length > 0 ? bad.join(', ') : 'no layer was read'}; report ${config.out}`;
-  logger.info({ runId, verdict: valid.verdict, ms: valid.duration_ms, out: config.out }, 'reconciled');
+  logger.info(
+    { runId, verdict: valid.verdict, ms: valid.duration_ms, out: config.out },
+    'reconciled',
+  );
   return { report: valid, exitCode: EXIT[valid.verdict], message };
 }
 
@@ -101,8 +114,13 @@ async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer,
   };
   const done = (layer: EventLayer, read: LayerRead): void => {
     out.set(layer, read);
-    const fields = read.ok ? { records: read.contents.seqs.length, foreign: read.contents.foreign } : { error: read.error };
-    logger.info({ layer, ms: read.ok ? read.contents.readMs : read.readMs, ...fields }, 'layer read');
+    const fields = read.ok
+      ? { records: read.contents.seqs.length, foreign: read.contents.foreign }
+      : { error: read.error };
+    logger.info(
+      { layer, ms: read.ok ? read.contents.readMs : read.readMs, ...fields },
+      'layer read',
+    );
   };
 
   const kafkaLane = async (): Promise<void> => {
@@ -113,7 +131,10 @@ async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer,
       layers.map((l) =>
         kafka.endOffsets(topicOf[l] as string).then(
           (m) => ({ ok: true as const, ends: m }),
-          (err: unknown) => ({ ok: false as const, error: err instanceof Error ? err.message : String(err) }),
+          (err: unknown) => ({
+            ok: false as const,
+            error: err instanceof Error ? err.message : String(err),
+          }),
         ),
       ),
     );
@@ -121,10 +142,17 @@ async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer,
       const e = ends[i];
       const topic = topicOf[layer] as string;
       if (e === undefined || !e.ok) {
-        done(layer, { ok: false, error: `topic ${topic}: end offsets: ${e?.ok === false ? e.error : 'none'}`, readMs: 0 });
+        done(layer, {
+          ok: false,
+          error: `topic ${topic}: end offsets: ${e?.ok === false ? e.error : 'none'}`,
+          readMs: 0,
+        });
         continue;
       }
-      done(layer, await readKafkaLayer(kafka, { topic, kind: KIND_OF[layer], runId, ends: e.ends }));
+      done(
+        layer,
+        await readKafkaLayer(kafka, { topic, kind: KIND_OF[layer], runId, ends: e.ends }),
+      );
     }
   };
 
@@ -134,7 +162,7 @@ async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer,
       const sql = deps.sql();
       for (const layer of tables) {
         const t = CLICKHOUSE_TABLES[layer as keyof typeof CLICKHOUSE_TABLES];
-        done(layer, await readClickHouseLayer(sql, { ...t, key: [...t.key], runId, examples: config.examples }));
+        done(layer, await readClickHouseLayer(sql, { ...t, runId, examples: config.examples }));
       }
     }
     if (config.layers.includes('iceberg.clean')) {

@@ -7,35 +7,60 @@
 import { execFile } from 'child_process';
 import * as path from 'path';
 import { promisify } from 'util';
-import { ReconciliationReportSchema, type LayerReport, type ReconciliationReport } from '@clickstream/contracts';
+import {
+  ReconciliationReportSchema,
+  type LayerReport,
+  type ReconciliationReport,
+} from '@clickstream/contracts';
 import { endOffsets, readTopic } from '@clickstream/kafka-tx';
 import { readManifest } from '@clickstream/ledger';
 import * as fs from 'fs';
 import { parseConfig } from '../src/config';
-import { readLedgerIndex } from '../src/ledger-columns';
+import { readLedgerIndex } from '../src/adapters/ledger';
 import { run } from '../src/run';
-import { BOOTSTRAP, CLICKHOUSE_URL, createSyntheticRun, quietLogger, recordOf, type SyntheticRun } from './synthetic-run';
+import {
+  BOOTSTRAP,
+  CLICKHOUSE_URL,
+  createSyntheticRun,
+  quietLogger,
+  recordOf,
+  type SyntheticRun,
+} from './synthetic-run';
 
-const LAYERS = 'clickstream.raw,events.valid,events.dlq,events.clean,clickhouse.valid,clickhouse.dlq,clickhouse.clean';
+const LAYERS =
+  'clickstream.raw,events.valid,events.dlq,events.clean,clickhouse.valid,clickhouse.dlq,clickhouse.clean';
 const MAIN = path.join(__dirname, '..', 'dist', 'main.js');
 
 function flags(s: SyntheticRun): string[] {
   return [
-    '--run-dir', s.runDir,
-    '--layers', LAYERS,
-    '--bootstrap', BOOTSTRAP,
-    '--clickhouse-url', CLICKHOUSE_URL,
-    '--clickhouse-database', s.database,
-    '--topic-raw', s.topics.raw,
-    '--topic-valid', s.topics.valid,
-    '--topic-dlq', s.topics.dlq,
-    '--topic-clean', s.topics.clean,
+    '--run-dir',
+    s.runDir,
+    '--layers',
+    LAYERS,
+    '--bootstrap',
+    BOOTSTRAP,
+    '--clickhouse-url',
+    CLICKHOUSE_URL,
+    '--clickhouse-database',
+    s.database,
+    '--topic-raw',
+    s.topics.raw,
+    '--topic-valid',
+    s.topics.valid,
+    '--topic-dlq',
+    s.topics.dlq,
+    '--topic-clean',
+    s.topics.clean,
   ];
 }
 
 async function reconcileNow(s: SyntheticRun): Promise<ReconciliationReport> {
   const config = parseConfig(flags(s), {});
-  const client = { bootstrap: config.bootstrap, clientId: `${config.clientId}-${Date.now()}`, logger: quietLogger };
+  const client = {
+    bootstrap: config.bootstrap,
+    clientId: `${config.clientId}-${Date.now()}`,
+    logger: quietLogger,
+  };
   const result = await run({
     config,
     logger: quietLogger,
@@ -73,27 +98,47 @@ describe('reconciler against real Kafka and ClickHouse', () => {
   });
 
   it('the unmutated run is exact on every layer, through the CLI (exit 0, report written)', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [MAIN, ...flags(s), '--log-level', 'warn']);
-    const report = ReconciliationReportSchema.parse(JSON.parse(fs.readFileSync(path.join(s.runDir, 'reconcile.json'), 'utf8')));
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      MAIN,
+      ...flags(s),
+      '--log-level',
+      'warn',
+    ]);
+    const report = ReconciliationReportSchema.parse(
+      JSON.parse(fs.readFileSync(path.join(s.runDir, 'reconcile.json'), 'utf8')),
+    );
     expect(verdicts(report)).toEqual(allExact);
     expect(report.verdict).toBe('exact');
     expect(stdout).toContain('clickhouse.clean');
     expect(layer(report, 'clickstream.raw')).toMatchObject({ expected: 47, observed: 48 });
     expect(layer(report, 'events.clean')).toMatchObject({ expected: 40, observed: 41 });
-    expect(layer(report, 'events.dlq')).toMatchObject({ expected: 4, observed: 4, differing: { count: 0 } });
-    for (const l of report.layers) expect(l.notes.join('|')).toMatch(/1 record\(s\) of other runs ignored/);
+    expect(layer(report, 'events.dlq')).toMatchObject({
+      expected: 4,
+      observed: 4,
+      differing: { count: 0 },
+    });
+    for (const l of report.layers)
+      expect(l.notes.join('|')).toMatch(/1 record\(s\) of other runs ignored/);
   });
 
   it('not-yet-merged duplicate rows in ClickHouse are a note, not a failure', async () => {
-    const [row] = await s.warehouse.query<Record<string, unknown>>('SELECT * FROM events_valid WHERE run_id = {run:String} AND seq = 5', { run: s.runId });
+    const [row] = await s.warehouse.query<Record<string, unknown>>(
+      'SELECT * FROM events_valid WHERE run_id = {run:String} AND seq = 5',
+      { run: s.runId },
+    );
     await s.warehouse.insertRows('events_valid', [row as object]);
     const report = await reconcileNow(s);
     expect(verdicts(report)).toEqual(allExact);
-    expect(layer(report, 'clickhouse.valid').notes.join('|')).toMatch(/1 raw row\(s\) not yet merged/);
+    expect(layer(report, 'clickhouse.valid').notes.join('|')).toMatch(
+      /1 raw row\(s\) not yet merged/,
+    );
   });
 
   it('a row deleted from a ClickHouse table: that table, that seq, missing', async () => {
-    await s.warehouse.command('ALTER TABLE events_clean DELETE WHERE run_id = {run:String} AND seq = 17', { run: s.runId });
+    await s.warehouse.command(
+      'ALTER TABLE events_clean DELETE WHERE run_id = {run:String} AND seq = 17',
+      { run: s.runId },
+    );
     // ClickHouse 18.16 has no mutations_sync: wait for the mutation to finish.
     for (let i = 0; i < 100; i++) {
       const [m] = await s.warehouse.query<{ n: number }>(
@@ -113,7 +158,11 @@ describe('reconciler against real Kafka and ClickHouse', () => {
   it('a duplicate produced into events.clean: that topic, that seq, duplicated', async () => {
     await s.produce([recordOf(s.topics.clean, s.rows[9] as never)]);
     const report = await reconcileNow(s);
-    expect(verdicts(report)).toEqual({ ...allExact, 'clickhouse.clean': 'inexact', 'events.clean': 'inexact' });
+    expect(verdicts(report)).toEqual({
+      ...allExact,
+      'clickhouse.clean': 'inexact',
+      'events.clean': 'inexact',
+    });
     const l = layer(report, 'events.clean');
     expect(l.duplicated).toEqual({ count: 1, examples: [{ seq: 9, copies: 2 }] });
     expect(l.missing.count + l.unexpected.count).toBe(0);
@@ -123,14 +172,30 @@ describe('reconciler against real Kafka and ClickHouse', () => {
     const poison = s.rows.find((r) => r.seq === 44);
     await s.produce([recordOf(s.topics.valid, poison as never)]);
     const report = await reconcileNow(s);
-    expect(verdicts(report)).toEqual({ ...allExact, 'clickhouse.clean': 'inexact', 'events.clean': 'inexact', 'events.valid': 'inexact' });
+    expect(verdicts(report)).toEqual({
+      ...allExact,
+      'clickhouse.clean': 'inexact',
+      'events.clean': 'inexact',
+      'events.valid': 'inexact',
+    });
     const l = layer(report, 'events.valid');
-    expect(l.unexpected).toEqual({ count: 1, examples: [{ seq: 44, why: 'poison leaked into a valid layer' }] });
+    expect(l.unexpected).toEqual({
+      count: 1,
+      examples: [{ seq: 44, why: 'poison leaked into a valid layer' }],
+    });
     expect(l.missing.count + l.duplicated.count).toBe(0);
   });
 
   it('an unreachable layer is unknown and the CLI exits non-zero', async () => {
-    const args = [...flags(s), '--layers', 'clickhouse.valid', '--clickhouse-url', 'http://127.0.0.1:1', '--log-level', 'silent'];
+    const args = [
+      ...flags(s),
+      '--layers',
+      'clickhouse.valid',
+      '--clickhouse-url',
+      'http://127.0.0.1:1',
+      '--log-level',
+      'silent',
+    ];
     const child = await promisify(execFile)(process.execPath, [MAIN, ...args]).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,

@@ -8,3 +8,5 @@ export { writeManifest, readManifest } from './manifest';
 export { runPaths, LEDGER_FILE, MANIFEST_FILE, RUN_ID_PATTERN } from './paths';
 export type { RunPaths } from './paths';
 export { LEDGER_COLUMNS, LEDGER_SCHEMA } from './columns';
+export { iterateLedgerColumns, LedgerColumns, NULL_CODE, UNKNOWN_CODE } from './columnar';
+export type { StringColumn, NumberColumn, CodeColumn } from './columnar';

@@ -1,7 +1,7 @@
 import {
   createWarehouse,
   DDL_DIR,
-  seqCounts,
+  readRunRows,
   TABLES,
   toEventRow,
   toDlqRow,
@@ -85,16 +85,16 @@ describe('warehouse against a real ClickHouse', () => {
       { run },
     );
     expect(raw).toEqual([1, 2, 3].map((seq) => ({ seq, n: 2 })));
-    expect([...(await seqCounts(wh, TABLES.valid, run, 'final'))].sort()).toEqual([
+    // The reconciler's read: FINAL rows, the raw count, and which keys are not merged yet.
+    const read = await readRunRows(wh, 'valid', run);
+    expect(read.rows.map((r) => r.seq).sort()).toEqual([1, 2, 3]);
+    expect(read).toMatchObject({ table: TABLES.valid, raw: 6 });
+    expect(read.unmerged.map((seqs) => [...seqs].sort()).sort()).toEqual([
       [1, 1],
-      [2, 1],
-      [3, 1],
-    ]);
-    expect([...(await seqCounts(wh, TABLES.valid, run, 'raw'))].sort()).toEqual([
-      [1, 2],
       [2, 2],
-      [3, 2],
+      [3, 3],
     ]);
+    expect((await readRunRows(wh, 'valid', run, 1)).unmerged).toHaveLength(1);
   });
 
   it('keeps an event written twice upstream (two offsets) as two rows under FINAL', async () => {
@@ -104,13 +104,20 @@ describe('warehouse against a real ClickHouse', () => {
       toEventRow(e, { topic: 't', partition: 0, offset: 10, timestamp: 1_760_000_000_000 }, 1),
       toEventRow(e, { topic: 't', partition: 0, offset: 11, timestamp: 1_760_000_000_000 }, 1),
     ]);
-    expect([...(await seqCounts(wh, TABLES.valid, run, 'final'))]).toEqual([[7, 2]]);
+    const valid = await readRunRows(wh, 'valid', run);
+    expect(valid.rows).toEqual([{ seq: 7 }, { seq: 7 }]);
+    expect(valid).toMatchObject({ raw: 2, unmerged: [] });
     // The clean table is keyed on the event: the same event loaded from two offsets is one row.
     await wh.insertRows(TABLES.clean, [
       toEventRow(e, { topic: 'c', partition: 0, offset: 10, timestamp: 1_760_000_000_000 }, 1),
       toEventRow(e, { topic: 'c', partition: 0, offset: 11, timestamp: 1_760_000_000_000 }, 2),
     ]);
-    expect([...(await seqCounts(wh, TABLES.clean, run, 'final'))]).toEqual([[7, 1]]);
+    const clean = await readRunRows(wh, 'clean', run);
+    expect(clean.rows).toEqual([{ seq: 7, event_id: e.event_id }]);
+    expect(clean).toMatchObject({ raw: 2, unmerged: [[7, 7]] });
+    const other = await readRunRows(wh, 'clean', uniqueName('run'));
+    expect(other).toMatchObject({ rows: [], raw: 0, unmerged: [] });
+    expect(other.otherRuns).toBeGreaterThan(0);
   });
 
   it('round-trips nullable columns and dead-letter bytes', async () => {

@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { writeLedger } from '@clickstream/ledger';
-import { indexLedger } from './core/ledger-index';
-import { readLedgerIndex } from './ledger-columns';
-import { duplicateSend, poisonSend, validSend } from './testing/ledger-rows';
+import { indexLedger } from '../core/ledger-index';
+import { readLedgerIndex } from './ledger';
+import { duplicateSend, poisonSend, validSend } from '../testing/ledger-rows';
 
 let dir: string;
 beforeEach(() => {
@@ -39,7 +39,14 @@ describe('readLedgerIndex (columnar)', () => {
 
   it('rows the reconciler cannot trust are ledger problems', async () => {
     const file = path.join(dir, 'bad.arrow');
-    await writeLedger(file, [poisonSend(0, 'empty', { expected_reason: null }), duplicateSend(1, 0, { duplicate_of: null })], { validate: false });
+    await writeLedger(
+      file,
+      [
+        poisonSend(0, 'empty', { expected_reason: null }),
+        duplicateSend(1, 0, { duplicate_of: null }),
+      ],
+      { validate: false },
+    );
     const problems = (await readLedgerIndex(file, 2)).problems.join('|');
     expect(problems).toContain('seq 0: poison without expected_reason');
     expect(problems).toContain('seq 1: duplicate without duplicate_of');

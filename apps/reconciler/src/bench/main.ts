@@ -7,7 +7,7 @@ import { writeLedger } from '@clickstream/ledger';
 import { extractRun } from '../adapters/kafka';
 import type { LayerRead } from '../core/contents';
 import type { EventLayer } from '../core/layers';
-import { readLedgerIndex } from '../ledger-columns';
+import { readLedgerIndex } from '../adapters/ledger';
 import { reconcile } from '../core/reconcile';
 import { kafkaReadRate } from './kafka-rate';
 import { BENCH_RUN, exactContents, syntheticLedger, syntheticRecords } from './synthetic';
@@ -20,7 +20,12 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1_000_000, 2_700_000], out: 'results/bench/reconciler.json', kafkaRecords: 0, bootstrap: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092' };
+  const a: Args = {
+    sizes: [1_000_000, 2_700_000],
+    out: 'results/bench/reconciler.json',
+    kafkaRecords: 0,
+    bootstrap: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`flag ${flag} needs a value`);
@@ -28,10 +33,15 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--out') a.out = value;
     else if (flag === '--kafka-records') a.kafkaRecords = Number(value);
     else if (flag === '--bootstrap') a.bootstrap = value;
-    else throw new Error(`unknown flag ${flag}; usage: bench [--n 1000000,2700000] [--out FILE] [--kafka-records N] [--bootstrap HOSTS]`);
+    else
+      throw new Error(
+        `unknown flag ${flag}; usage: bench [--n 1000000,2700000] [--out FILE] [--kafka-records N] [--bootstrap HOSTS]`,
+      );
   }
-  if (a.sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`invalid --n: expected positive integers`);
-  if (!Number.isInteger(a.kafkaRecords) || a.kafkaRecords < 0) throw new Error(`invalid --kafka-records: expected a non-negative integer`);
+  if (a.sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`invalid --n: expected positive integers`);
+  if (!Number.isInteger(a.kafkaRecords) || a.kafkaRecords < 0)
+    throw new Error(`invalid --kafka-records: expected a non-negative integer`);
   return a;
 }
 
@@ -67,7 +77,9 @@ async function benchSize(n: number, dir: string): Promise<Record<string, number>
   let extracted = 0;
   for (const kind of ['raw', 'valid', 'dlq', 'clean'] as const) {
     const records = syntheticRecords(contents[kind].seqs, BENCH_RUN);
-    extracted += await kafkaClock.time(() => extractRun(records, { kind, runId: BENCH_RUN, ends }).contents.seqs.length);
+    extracted += await kafkaClock.time(
+      () => extractRun(records, { kind, runId: BENCH_RUN, ends }).contents.seqs.length,
+    );
   }
 
   const read = (c: (typeof contents)['raw']): LayerRead => ({ ok: true, contents: c });
@@ -82,8 +94,13 @@ async function benchSize(n: number, dir: string): Promise<Record<string, number>
     { layer: 'iceberg.clean', read: read(contents.clean) },
   ];
   const coreClock = new Clock();
-  const report = await coreClock.time(() => reconcile({ ledger, manifestSends: n, runId: BENCH_RUN, layers }));
-  if (report.verdict !== 'exact') throw new Error(`bench run is not exact: ${JSON.stringify(report.layers.map((l) => [l.layer, l.verdict]))}`);
+  const report = await coreClock.time(() =>
+    reconcile({ ledger, manifestSends: n, runId: BENCH_RUN, layers }),
+  );
+  if (report.verdict !== 'exact')
+    throw new Error(
+      `bench run is not exact: ${JSON.stringify(report.layers.map((l) => [l.layer, l.verdict]))}`,
+    );
   fs.rmSync(file);
   const clocks = [ledgerClock, kafkaClock, coreClock];
   const wall = clocks.reduce((s, c) => s + c.wall, 0);
@@ -121,15 +138,21 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const kafka = args.kafkaRecords > 0 ? await kafkaReadRate(args.bootstrap, args.kafkaRecords) : null;
+  const kafka =
+    args.kafkaRecords > 0 ? await kafkaReadRate(args.bootstrap, args.kafkaRecords) : null;
   if (kafka !== null) process.stdout.write(`${JSON.stringify(kafka)}\n`);
   const result = {
     name: 'reconciler',
     command: `node apps/reconciler/dist/bench/main.js ${process.argv.slice(2).join(' ')}`.trim(),
     measured_at: new Date().toISOString(),
     load_average_1m: { before: loadBefore, after: os.loadavg()[0] },
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '?', memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-    note: 'Ledger read = Arrow IPC file -> typed-array index, columnar (ledger-columns.ts); kafka_header_extract = InRecord headers -> seqs for 4 topics; core = all 8 event layers. The Kafka and ClickHouse reads themselves are I/O and measured separately (kafka_read).',
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? '?',
+      memory_gib: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    note: 'Ledger read = Arrow IPC file -> typed-array index, columnar (adapters/ledger.ts over the columnar reader of @clickstream/ledger); kafka_header_extract = InRecord headers -> seqs for 4 topics; core = all 8 event layers. The Kafka and ClickHouse reads themselves are I/O and measured separately (kafka_read).',
     sizes,
     kafka_read: kafka,
   };
@@ -141,7 +164,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

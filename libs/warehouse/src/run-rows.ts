@@ -1,0 +1,63 @@
+/**
+ * Reads one run's rows of an event table as a dashboard sees them (FINAL), with the counts a
+ * checker needs to tell real duplicates from rows ReplacingMergeTree has not merged yet.
+ */
+import { TABLES, type TableRole } from './tables';
+import type { Warehouse } from './types';
+
+/** The ORDER BY of each event table (infra/clickhouse/ddl): raw rows per key beyond one are unmerged duplicates. */
+export const EVENT_TABLE_KEYS = {
+  valid: ['run_id', 'seq', 'kafka_partition', 'kafka_offset'],
+  dlq: ['run_id', 'seq', 'kafka_partition', 'kafka_offset'],
+  clean: ['run_id', 'event_id'],
+} as const satisfies Record<TableRole, readonly string[]>;
+
+/** One row of a run under FINAL: the seq, plus the reason (dlq) or the event_id (clean). */
+export interface RunRow {
+  seq: number;
+  reason?: string;
+  event_id?: string;
+}
+
+export interface RunRows {
+  table: string;
+  /** This run's rows with FINAL, in the server's order. */
+  rows: RunRow[];
+  /** This run's stored rows before merges (>= rows.length; more means unmerged duplicates). */
+  raw: number;
+  /** Rows of other runs in the table (the probe, earlier runs). */
+  otherRuns: number;
+  /** When raw > rows: the seqs of up to `examples` keys that hold more than one stored row. */
+  unmerged: number[][];
+}
+
+const EXTRA_COLUMN: Record<TableRole, string> = { valid: '', dlq: ', reason', clean: ', event_id' };
+
+/** This run's rows of the table of `role`, read with FINAL, and how many stored rows FINAL collapsed. */
+export async function readRunRows(
+  wh: Pick<Warehouse, 'query'>,
+  role: TableRole,
+  runId: string,
+  examples = 5,
+): Promise<RunRows> {
+  const table = TABLES[role];
+  const run = { run: runId };
+  const rows = await wh.query<RunRow>(
+    `SELECT toInt64(seq) AS seq${EXTRA_COLUMN[role]} FROM ${table} FINAL WHERE run_id = {run:String}`,
+    run,
+  );
+  const [totals] = await wh.query<{ raw: number; other_runs: number }>(
+    `SELECT countIf(run_id = {run:String}) AS raw, countIf(run_id != {run:String}) AS other_runs FROM ${table}`,
+    run,
+  );
+  const raw = Number(totals?.raw ?? 0);
+  let unmerged: number[][] = [];
+  if (raw > rows.length) {
+    const groups = await wh.query<{ seqs: number[]; n: number }>(
+      `SELECT groupArray(toInt64(seq)) AS seqs, count() AS n FROM ${table} WHERE run_id = {run:String} GROUP BY ${EVENT_TABLE_KEYS[role].join(', ')} HAVING n > 1 LIMIT {examples:UInt32}`,
+      { ...run, examples: Math.max(0, Math.floor(examples)) },
+    );
+    unmerged = groups.map((g) => g.seqs);
+  }
+  return { table, rows, raw, otherRuns: Number(totals?.other_runs ?? 0), unmerged };
+}
