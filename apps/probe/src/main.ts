@@ -1,38 +1,115 @@
-/** Probe entry point: wires config, logger and metrics server, runs until SIGTERM. */
+/** Probe entry point: parse config, build logger, producer, warehouse and metrics, call run(), stop on SIGTERM. */
 
 import pino from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { ConfigError, parseConfig } from './config';
-import { run } from './run';
+import { createIdempotentProducer } from '@clickstream/kafka-tx';
 import { startStatusServer } from '@clickstream/status-server';
+import { createWarehouse } from '@clickstream/warehouse';
+import { ConfigError, loadConfig, usage } from './config';
+import { probeRunId } from './event';
+import { createMetrics } from './metrics';
+import { run } from './run';
+import { ProbeTracker } from './tracker';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = parseConfig(process.argv.slice(2));
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`probe: ${err.message}\n`);
-      process.exit(2);
+/** Exit codes (also in README.md): 0 stopped on request or --help, 1 failure, 2 bad configuration. */
+const EXIT = { ok: 0, failure: 1, config: 2 } as const;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
     }
-    throw err;
-  }
-  const logger = pino({ name: 'probe', level: config.logLevel });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const server = await startStatusServer({
-    host: '127.0.0.1',
-    port: config.metricsPort,
-    metrics: registry,
-    health: () => ({ status: 200, body: { ok: true } }),
+    signal.addEventListener('abort', done, { once: true });
   });
-  const stop = new AbortController();
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
-  await run({ config, logger, registry, signal: stop.signal });
-  await server.close();
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`probe: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`probe: ${error.message}\n`);
+    return EXIT.config;
+  }
+  if (parsed.help) {
+    process.stdout.write(`${usage()}\n`);
+    return EXIT.ok;
+  }
+  const { config } = parsed;
+  const startedAt = Date.now();
+  const runId = probeRunId(config.runId, startedAt);
+  const logger = pino({ level: config.logLevel, base: { app: 'probe', runId, pid: process.pid } });
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics = createMetrics(registry);
+  const tracker = new ProbeTracker({
+    layers: config.layers,
+    sloThresholdMs: config.sloThresholdMs,
+    forgetAfterMs: config.forgetAfterMs,
+    startedAt,
+    hooks: metrics.hooks,
+  });
+  metrics.attach(tracker, Date.now);
+
+  const stop = new AbortController();
+  for (const sig of ['SIGTERM', 'SIGINT'] as const)
+    process.once(sig, () => {
+      logger.info({ signal: sig }, 'stopping');
+      stop.abort();
+    });
+
+  // The metrics server comes first: the age gauge must be scrapeable even while Kafka is unreachable.
+  const server = await startStatusServer({
+    host: config.metricsHost,
+    port: config.metricsPort,
+    metrics: registry,
+    health: () => ({ status: 200, body: { ok: true, runId } }),
+  });
+  logger.info({ port: server.port }, 'metrics server listening');
+  const warehouse = createWarehouse({
+    url: config.clickhouseUrl,
+    database: config.database,
+    logger: logger.child({ module: 'warehouse' }),
+    // A poll must not hang longer than a few polls: the next one asks again.
+    requestTimeoutMs: 5000,
+  });
+  const producer = await createIdempotentProducer({
+    bootstrap: config.bootstrap,
+    clientId: `probe-${runId}`,
+    logger: logger.child({ module: 'kafka' }),
+  });
+  try {
+    await run({
+      config,
+      runId,
+      logger,
+      producer,
+      warehouse,
+      tracker,
+      metrics,
+      clock: Date.now,
+      sleep,
+      signal: stop.signal,
+    });
+  } finally {
+    await producer.flush(5000).catch(() => undefined);
+    await producer.close();
+    await warehouse.close();
+    await server.close();
+  }
+  return EXIT.ok;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`probe: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(EXIT.failure);
+  },
+);

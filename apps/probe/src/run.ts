@@ -1,31 +1,104 @@
 /**
- * The probe's run loop. So far it only keeps a heartbeat metric; sending a synthetic event through
- * the front door and watching for it in ClickHouse is the freshness-SLO issue's work.
+ * The probe's two loops: one sends a synthetic event every interval through the front door, the
+ * other asks each ClickHouse layer which of them it shows and feeds the answers to the tracker.
+ * Dependencies (producer, warehouse, clock, sleep) come in as arguments so tests run on a fake clock.
  */
 
-import type { Logger } from 'pino';
-import { Counter, Registry } from 'prom-client';
+import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
+import { seqsFrom, type Warehouse } from '@clickstream/warehouse';
 import type { ProbeConfig } from './config';
+import { probeEvent, probeRecord } from './event';
+import { LAYER_TABLES } from './layers';
+import type { ProbeMetrics } from './metrics';
+import type { ProbeTracker } from './tracker';
+
+export interface Logger {
+  debug(o: object, msg?: string): void;
+  info(o: object, msg?: string): void;
+  warn(o: object, msg?: string): void;
+}
 
 export interface ProbeDeps {
-  config: ProbeConfig;
+  config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'pollMs'>;
+  runId: string;
   logger: Logger;
-  registry: Registry;
+  producer: { send(records: OutRecord[]): Promise<DeliveryReport[]> };
+  warehouse: Pick<Warehouse, 'query'>;
+  tracker: ProbeTracker;
+  metrics: Pick<ProbeMetrics, 'sent' | 'sendFailed' | 'watchFailed'>;
+  clock: () => number;
+  /** Resolves after `ms`, or early when the signal aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   signal: AbortSignal;
 }
 
-export async function run({ config, logger, registry, signal }: ProbeDeps): Promise<void> {
-  const ticks = new Counter({ name: 'probe_ticks_total', help: 'Probe loop iterations', registers: [registry] });
-  logger.info({ intervalMs: config.intervalMs }, 'probe started');
-  while (!signal.aborted) {
-    ticks.inc();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, config.intervalMs);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
+/** Log a repeated failure the first time and then every this many times (a stall must not flood the log). */
+const LOG_EVERY = 30;
+
+export async function run(deps: ProbeDeps): Promise<void> {
+  deps.logger.info(
+    { runId: deps.runId, intervalMs: deps.config.intervalMs, layers: deps.tracker.layers },
+    'probe started',
+  );
+  await Promise.all([sendLoop(deps), watchLoop(deps)]);
+  deps.logger.info({ runId: deps.runId }, 'probe stopped');
+}
+
+async function sendLoop(d: ProbeDeps): Promise<void> {
+  let seq = 0;
+  let failures = 0;
+  let next = d.clock();
+  while (!d.signal.aborted) {
+    const sentAt = d.clock();
+    const event = probeEvent(d.runId, seq, sentAt);
+    d.tracker.sent(seq, sentAt);
+    d.metrics.sent();
+    // Not awaited: a stalled cluster delays the report, never the next probe (one per interval).
+    d.producer.send([probeRecord(d.config.topic, event)]).then(
+      ([report]) => {
+        if (report?.ok) return;
+        d.metrics.sendFailed();
+        if (failures++ % LOG_EVERY === 0)
+          d.logger.warn(
+            { seq: event.seq, error: report?.error ?? 'no report', failures },
+            'probe send failed',
+          );
+      },
+      (error: unknown) => {
+        d.metrics.sendFailed();
+        if (failures++ % LOG_EVERY === 0)
+          d.logger.warn({ seq: event.seq, error: String(error), failures }, 'probe send failed');
+      },
+    );
+    seq++;
+    // Slots missed while the process itself was stopped are skipped, not sent in a burst.
+    next = Math.max(next + d.config.intervalMs, d.clock());
+    await d.sleep(next - d.clock(), d.signal);
   }
-  logger.info('probe stopped');
+}
+
+async function watchLoop(d: ProbeDeps): Promise<void> {
+  const failures = new Map<string, number>();
+  while (!d.signal.aborted) {
+    for (const layer of d.tracker.layers) {
+      const from = d.tracker.watchFrom(layer);
+      if (from === null) continue;
+      try {
+        const seqs = await seqsFrom(d.warehouse, LAYER_TABLES[layer], d.runId, from);
+        d.tracker.seen(layer, seqs, d.clock());
+        failures.set(layer, 0);
+      } catch (error) {
+        d.metrics.watchFailed(layer);
+        const n = failures.get(layer) ?? 0;
+        failures.set(layer, n + 1);
+        if (n % LOG_EVERY === 0)
+          d.logger.warn(
+            { layer, error: String(error), failures: n + 1 },
+            'probe watch query failed',
+          );
+      }
+    }
+    d.tracker.tick(d.clock());
+    await d.sleep(d.config.pollMs, d.signal);
+  }
 }

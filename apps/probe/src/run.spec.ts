@@ -1,0 +1,122 @@
+import { Registry } from 'prom-client';
+import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
+import { createMetrics } from './metrics';
+import { run } from './run';
+import { ProbeTracker } from './tracker';
+
+const T0 = 1_700_000_000_000;
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+
+/** A fake pipeline on jest's fake clock: a record becomes visible in each table `delayMs[table]` after its send. */
+function fakePipeline(delayMs: Record<string, number>) {
+  const sends: { seq: number; at: number }[] = [];
+  let frozenAt: number | null = null;
+  return {
+    sends,
+    freeze: () => (frozenAt = Date.now()),
+    thaw: () => (frozenAt = null),
+    producer: {
+      send(records: OutRecord[]): Promise<DeliveryReport[]> {
+        for (const r of records) sends.push({ seq: Number(r.headers?.['cs-seq']), at: Date.now() });
+        return Promise.resolve(
+          records.map(() => ({ ok: true, topic: 't', partition: 0, offset: 0, error: null })),
+        );
+      },
+    },
+    warehouse: {
+      query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+        const table = /FROM (\w+)/.exec(sql)?.[1] ?? '';
+        const from = Number(params?.['from']);
+        const horizon = frozenAt ?? Date.now();
+        return Promise.resolve(
+          sends
+            .filter((s) => s.seq >= from && s.at + (delayMs[table] ?? 0) <= horizon)
+            .map((s) => ({ seq: s.seq }) as T),
+        );
+      },
+    },
+  };
+}
+
+async function metric(registry: Registry, name: string, layer: string): Promise<number> {
+  const m = (await registry.getSingleMetric(name)?.get())?.values ?? [];
+  return m.find((v) => v.labels.layer === layer && !('le' in v.labels))?.value ?? NaN;
+}
+
+describe('probe run loop (fake clock)', () => {
+  beforeEach(() => jest.useFakeTimers({ now: T0 }));
+  afterEach(() => jest.useRealTimers());
+
+  async function start(p: ReturnType<typeof fakePipeline>) {
+    const registry = new Registry();
+    const metrics = createMetrics(registry);
+    const tracker = new ProbeTracker({
+      layers: ['valid', 'clean'],
+      sloThresholdMs: 10_000,
+      forgetAfterMs: 600_000,
+      startedAt: T0,
+      hooks: metrics.hooks,
+    });
+    metrics.attach(tracker, Date.now);
+    const stop = new AbortController();
+    const sleep = (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const t = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    const done = run({
+      config: { topic: 'clickstream.raw', intervalMs: 5_000, pollMs: 1_000 },
+      runId: 'probe-test',
+      logger: quiet,
+      producer: p.producer,
+      warehouse: p.warehouse,
+      tracker,
+      metrics,
+      clock: Date.now,
+      sleep,
+      signal: stop.signal,
+    });
+    return { registry, stop, done };
+  }
+
+  it('sends one event per interval and sees each layer at its own delay', async () => {
+    const p = fakePipeline({ events_valid: 1_000, events_clean: 4_000 });
+    const { registry, stop, done } = await start(p);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(p.sends.length).toBe(13); // at 0, 5, ..., 60 s
+    expect(p.sends.every((s, i) => s.seq === i && s.at === T0 + i * 5_000)).toBe(true);
+    expect(await metric(registry, 'probe_slo_events_total', 'clean')).toBe(12);
+    expect(await metric(registry, 'probe_slo_good_total', 'clean')).toBe(12);
+    // The newest clean event seen was sent at 55 s: age 5 s at 60 s.
+    expect(await metric(registry, 'probe_newest_seen_age_seconds', 'clean')).toBe(5);
+    expect(await metric(registry, 'probe_newest_seen_age_seconds', 'valid')).toBe(5);
+    stop.abort();
+    await jest.advanceTimersByTimeAsync(1_000);
+    await done;
+  });
+
+  it('during a stall the age keeps rising and overdue events count as bad at their deadline', async () => {
+    const p = fakePipeline({ events_valid: 500, events_clean: 2_000 });
+    const { registry, stop, done } = await start(p);
+    await jest.advanceTimersByTimeAsync(20_000);
+    p.freeze();
+    await jest.advanceTimersByTimeAsync(40_000);
+    const age = await metric(registry, 'probe_newest_seen_age_seconds', 'clean');
+    expect(age).toBeGreaterThanOrEqual(40);
+    const bad =
+      (await metric(registry, 'probe_slo_events_total', 'clean')) -
+      (await metric(registry, 'probe_slo_good_total', 'clean'));
+    expect(bad).toBeGreaterThanOrEqual(5); // sends at 20..45 s are past their 10 s deadline at 60 s
+    p.thaw();
+    await jest.advanceTimersByTimeAsync(3_000);
+    expect(await metric(registry, 'probe_newest_seen_age_seconds', 'clean')).toBeLessThan(5);
+    stop.abort();
+    await jest.advanceTimersByTimeAsync(1_000);
+    await done;
+  });
+});

@@ -1,0 +1,22 @@
+import { seqsFrom } from './probe-reads';
+
+describe('seqsFrom', () => {
+  it('asks one table for one run from a seq on, and returns numbers', async () => {
+    const calls: [string, unknown][] = [];
+    const wh = {
+      query: <T>(sql: string, params?: unknown): Promise<T[]> => {
+        calls.push([sql, params]);
+        return Promise.resolve([{ seq: 4 }, { seq: '5' }] as T[]);
+      },
+    };
+    expect(await seqsFrom(wh, 'events_clean', 'probe-1', 4)).toEqual([4, 5]);
+    expect(calls[0]?.[0]).toMatch(
+      /FROM events_clean WHERE run_id = \{run:String\} AND seq >= \{from:UInt64\}/,
+    );
+    expect(calls[0]?.[1]).toEqual({ run: 'probe-1', from: 4 });
+  });
+  it('refuses a table name that is not an identifier', async () => {
+    const wh = { query: () => Promise.resolve([]) };
+    await expect(seqsFrom(wh, 'x; DROP', 'probe-1', 0)).rejects.toThrow();
+  });
+});
