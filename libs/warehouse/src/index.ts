@@ -22,3 +22,24 @@ export { readRunRows, EVENT_TABLE_KEYS } from './run-rows';
 export type { RunRow, RunRows } from './run-rows';
 export { TABLES, TABLE_ROLES, DEFAULT_DATABASE } from './tables';
 export type { TableName, TableRole } from './tables';
+export {
+  FUNNEL_STEPS,
+  MAX_FUNNEL_RANGE_MS,
+  DASHBOARD_TABLES,
+  funnel,
+  revenuePerMinute,
+  topProducts,
+  activeSessions,
+  deadLettersByReason,
+} from './dashboard';
+export type {
+  FunnelStep,
+  DashboardRange,
+  FunnelQuery,
+  FunnelResult,
+  RevenueMinute,
+  ProductCount,
+  TopProducts,
+  ReasonCount,
+  RevenueSource,
+} from './dashboard';

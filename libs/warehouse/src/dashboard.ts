@@ -1,0 +1,245 @@
+/**
+ * The dashboard's reads: the funnel, revenue per minute, top products, sessions active now and
+ * dead letters by reason. Every statement is a constant template with typed `{name:Type}`
+ * placeholders (bound by params.ts); optional filters pick between constant fragments, so no SQL
+ * is ever built from caller text. Works on ClickHouse 18.16 and current ClickHouse.
+ *
+ * Exactness without FINAL: every aggregate here is insensitive to the loader's not-yet-merged
+ * redeliveries (the same event stored twice): counts are `uniqExact` of the table's key, the
+ * revenue sums one row per (run_id, event_id), and windowFunnel reaches the same level whether an
+ * event appears once or twice. Probe events (run ids starting with `excludeRunPrefix`) never count.
+ */
+import { assertIdentifier } from './ddl';
+import type { Params, Warehouse } from './types';
+
+type Reader = Pick<Warehouse, 'query'>;
+
+/** The funnel's steps, in order. */
+export const FUNNEL_STEPS = [
+  'page_view',
+  'product_view',
+  'add_to_cart',
+  'checkout_started',
+  'payment_succeeded',
+] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+
+/** Longest range a funnel may cover: (event_time - from) * 5 + step must fit windowFunnel's UInt32. */
+export const MAX_FUNNEL_RANGE_MS = 7 * 24 * 3600 * 1000;
+/** Scale of the funnel's timestamps: 5 slots per ms, one per step, so ties order by step. */
+const FUNNEL_SCALE = FUNNEL_STEPS.length;
+
+/** Which rows a dashboard read covers: event time in [fromMs, toMs), optionally one run. */
+export interface DashboardRange {
+  fromMs: number;
+  toMs: number;
+  /** Only this run (e.g. a seeded run being checked); undefined = every run. */
+  runId?: string | undefined;
+  /** Runs whose id starts with this never count (the probe's, PROBE_RUN_PREFIX of contracts). */
+  excludeRunPrefix: string;
+}
+
+export interface FunnelQuery extends DashboardRange {
+  /** A session reaches step k when steps 1..k happen in order within this many ms of its step 1. */
+  windowMs: number;
+}
+
+export interface FunnelResult {
+  /** sessions[k] = sessions that reached at least step k+1 (so sessions[0] = sessions with a page_view). */
+  steps: { step: FunnelStep; sessions: number }[];
+}
+
+export interface RevenueMinute {
+  /** Start of the minute, epoch ms. */
+  minute: number;
+  /** Sum of amount_cents of payment_succeeded (minor units; currencies are not converted). */
+  revenueCents: number;
+  payments: number;
+}
+
+export interface ProductCount {
+  productId: string;
+  count: number;
+}
+
+export interface TopProducts {
+  byViews: ProductCount[];
+  byAddToCart: ProductCount[];
+}
+
+export interface ReasonCount {
+  reason: string;
+  count: number;
+}
+
+/** Where the revenue comes from: the clean events, or the window aggregates (agg_windows) once they exist. */
+export type RevenueSource = 'clean' | 'windows';
+
+export const DASHBOARD_TABLES = {
+  clean: 'events_clean',
+  dlq: 'events_dlq',
+  windows: 'agg_windows',
+} as const;
+
+function checkRange(r: DashboardRange): void {
+  if (!Number.isSafeInteger(r.fromMs) || !Number.isSafeInteger(r.toMs) || r.toMs <= r.fromMs)
+    throw new RangeError(`range: expected integer ms with from < to, got [${r.fromMs}, ${r.toMs})`);
+}
+
+/** The WHERE fragment shared by every event read; `run` chooses between two constant texts. */
+function eventFilter(
+  r: DashboardRange,
+  timeColumn: 'event_time' | 'kafka_timestamp',
+): { sql: string; params: Params } {
+  const params: Params = { from: r.fromMs, to: r.toMs, probe: r.excludeRunPrefix };
+  let sql =
+    timeColumn === 'event_time'
+      ? 'event_time >= {from:Int64} AND event_time < {to:Int64}'
+      : 'kafka_timestamp >= {from:Int64} AND kafka_timestamp < {to:Int64}';
+  sql += ' AND NOT startsWith(run_id, {probe:String})';
+  if (r.runId !== undefined) {
+    sql += ' AND run_id = {run:String}';
+    params.run = r.runId;
+  }
+  return { sql, params };
+}
+
+/**
+ * Sessions per funnel step with windowFunnel, per (run_id, session_id). 18.16's windowFunnel takes
+ * UInt32 or DateTime only and orders events of the same timestamp by input order, so the timestamp
+ * is (event_time - from) * 5 + step index: ms resolution, and ties order by step on every version.
+ * The window is then scaled to 5 * windowMs + 4, which makes "within windowMs" inclusive.
+ */
+export async function funnel(
+  wh: Reader,
+  q: FunnelQuery,
+  table: string = DASHBOARD_TABLES.clean,
+): Promise<FunnelResult> {
+  assertIdentifier('table', table);
+  checkRange(q);
+  if (q.toMs - q.fromMs > MAX_FUNNEL_RANGE_MS)
+    throw new RangeError(
+      `range: a funnel covers at most ${MAX_FUNNEL_RANGE_MS} ms, got ${q.toMs - q.fromMs}`,
+    );
+  if (!Number.isSafeInteger(q.windowMs) || q.windowMs <= 0)
+    throw new RangeError(`windowMs: expected a positive integer, got ${q.windowMs}`);
+  const f = eventFilter(q, 'event_time');
+  const rows = await wh.query<{ level: number; sessions: number }>(
+    `SELECT level, count() AS sessions FROM (
+       SELECT windowFunnel({window:UInt64})(t, step = 0, step = 1, step = 2, step = 3, step = 4) AS level
+       FROM (
+         SELECT run_id, session_id, indexOf({steps:Array(String)}, event_type) - 1 AS step,
+                toUInt32((event_time - {from:Int64}) * ${FUNNEL_SCALE} + step) AS t
+         FROM ${table}
+         WHERE ${f.sql} AND has({steps:Array(String)}, event_type)
+       )
+       GROUP BY run_id, session_id
+     )
+     GROUP BY level`,
+    {
+      ...f.params,
+      window: q.windowMs * FUNNEL_SCALE + (FUNNEL_SCALE - 1),
+      steps: [...FUNNEL_STEPS],
+    },
+  );
+  const atLevel = new Array<number>(FUNNEL_STEPS.length + 1).fill(0);
+  for (const r of rows) atLevel[Number(r.level)] = Number(r.sessions);
+  let reached = 0;
+  const steps = FUNNEL_STEPS.map((step) => ({ step, sessions: 0 }));
+  for (let k = FUNNEL_STEPS.length; k >= 1; k--) {
+    reached += atLevel[k] ?? 0;
+    (steps[k - 1] as { sessions: number }).sessions = reached;
+  }
+  return { steps };
+}
+
+/** Revenue per minute of event time from the clean events: one row per (run_id, event_id), whatever the loader redelivered. */
+export async function revenuePerMinute(
+  wh: Reader,
+  r: DashboardRange,
+  source: RevenueSource = 'clean',
+): Promise<RevenueMinute[]> {
+  checkRange(r);
+  const f = eventFilter(r, 'event_time');
+  // Both sources are constant texts. 'windows' reads the exact per-window aggregates of the
+  // windows job (issue #12): keyed by (run_id, window_start, event_type) with a version, so
+  // argMax(.., version) per key is the current row, and a 10 s window falls in one minute.
+  const sql =
+    source === 'clean'
+      ? `SELECT intDiv(t, 60000) * 60000 AS minute, sum(amount) AS revenueCents, count() AS payments
+         FROM (
+           SELECT any(event_time) AS t, ifNull(any(amount_cents), 0) AS amount
+           FROM ${DASHBOARD_TABLES.clean}
+           WHERE ${f.sql} AND event_type = 'payment_succeeded'
+           GROUP BY run_id, event_id
+         )
+         GROUP BY minute ORDER BY minute`
+      : `SELECT intDiv(window_start, 60000) * 60000 AS minute, sum(amount) AS revenueCents, sum(n) AS payments
+         FROM (
+           SELECT window_start, argMax(amount_cents_sum, version) AS amount, argMax(event_count, version) AS n
+           FROM ${DASHBOARD_TABLES.windows}
+           WHERE ${f.sql.replace(/event_time/g, 'window_start')} AND event_type = 'payment_succeeded'
+           GROUP BY run_id, window_start, event_type
+         )
+         GROUP BY minute ORDER BY minute`;
+  const rows = await wh.query<RevenueMinute>(sql, f.params);
+  return rows.map((x) => ({
+    minute: Number(x.minute),
+    revenueCents: Number(x.revenueCents),
+    payments: Number(x.payments),
+  }));
+}
+
+/** The `limit` most viewed and most added-to-cart products (distinct events; ties by product id). */
+export async function topProducts(
+  wh: Reader,
+  r: DashboardRange,
+  limit: number,
+): Promise<TopProducts> {
+  checkRange(r);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`limit: expected a positive integer, got ${limit}`);
+  const f = eventFilter(r, 'event_time');
+  const rows = await wh.query<{ event_type: string; pid: string; n: number }>(
+    `SELECT event_type, assumeNotNull(product_id) AS pid, uniqExact(run_id, event_id) AS n
+     FROM ${DASHBOARD_TABLES.clean}
+     WHERE ${f.sql} AND event_type IN ('product_view', 'add_to_cart') AND isNotNull(product_id)
+     GROUP BY event_type, pid
+     ORDER BY event_type, n DESC, pid
+     LIMIT {limit:UInt32} BY event_type`,
+    { ...f.params, limit },
+  );
+  const pick = (type: string): ProductCount[] =>
+    rows
+      .filter((x) => x.event_type === type)
+      .map((x) => ({ productId: x.pid, count: Number(x.n) }));
+  return { byViews: pick('product_view'), byAddToCart: pick('add_to_cart') };
+}
+
+/** Sessions with at least one event whose event time is in [fromMs, toMs) (the dashboard asks for the last few minutes). */
+export async function activeSessions(
+  wh: Reader,
+  r: DashboardRange,
+): Promise<{ sessions: number; events: number }> {
+  checkRange(r);
+  const f = eventFilter(r, 'event_time');
+  const rows = await wh.query<{ sessions: number; events: number }>(
+    `SELECT uniqExact(run_id, session_id) AS sessions, uniqExact(run_id, event_id) AS events
+     FROM ${DASHBOARD_TABLES.clean} WHERE ${f.sql}`,
+    f.params,
+  );
+  return { sessions: Number(rows[0]?.sessions ?? 0), events: Number(rows[0]?.events ?? 0) };
+}
+
+/** Dead letters per reason whose DLQ record was written in [fromMs, toMs) (Kafka timestamp); each record once. */
+export async function deadLettersByReason(wh: Reader, r: DashboardRange): Promise<ReasonCount[]> {
+  checkRange(r);
+  const f = eventFilter(r, 'kafka_timestamp');
+  const rows = await wh.query<{ reason: string; n: number }>(
+    `SELECT reason, uniqExact(kafka_topic, kafka_partition, kafka_offset) AS n
+     FROM ${DASHBOARD_TABLES.dlq} WHERE ${f.sql}
+     GROUP BY reason ORDER BY n DESC, reason`,
+    f.params,
+  );
+  return rows.map((x) => ({ reason: x.reason, count: Number(x.n) }));
+}

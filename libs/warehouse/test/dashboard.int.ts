@@ -1,0 +1,170 @@
+/** The dashboard reads against a real ClickHouse: hand-made sessions with redeliveries, ties, probe and other-run rows. */
+import {
+  activeSessions,
+  createWarehouse,
+  DDL_DIR,
+  deadLettersByReason,
+  funnel,
+  revenuePerMinute,
+  topProducts,
+  type Warehouse,
+} from '../src';
+import { CLICKHOUSE_URL, quietLogger, uniqueName } from './helpers';
+
+const T0 = 1_760_000_040_000; // a minute boundary
+const WINDOW = 60_000;
+let nextId = 0;
+
+function ev(run: string, session: string, type: string, dt: number, extra: object = {}): object {
+  nextId += 1;
+  return {
+    run_id: run,
+    seq: nextId,
+    event_id: `${run}-e${nextId}`,
+    event_type: type,
+    event_time: T0 + dt,
+    session_id: session,
+    kafka_topic: 'events.clean',
+    kafka_partition: 0,
+    kafka_offset: nextId,
+    kafka_timestamp: T0 + dt,
+    inserted_at: 1,
+    ...extra,
+  };
+}
+
+function funnelOf(run: string, session: string, extra: { amount?: number } = {}): object[] {
+  return [
+    ev(run, session, 'page_view', 0),
+    ev(run, session, 'product_view', 1000, { product_id: 'p1' }),
+    ev(run, session, 'add_to_cart', 2000, { product_id: 'p1' }),
+    ev(run, session, 'checkout_started', 3000),
+    ev(run, session, 'payment_succeeded', 4000, { amount_cents: extra.amount ?? 5000 }),
+  ];
+}
+
+describe('dashboard reads against a real ClickHouse', () => {
+  const database = uniqueName('wh_dash');
+  let wh: Warehouse;
+  const probe = 'probe-';
+  const range = { fromMs: T0, toMs: T0 + 10 * 60_000, excludeRunPrefix: probe };
+
+  beforeAll(async () => {
+    wh = createWarehouse({
+      url: CLICKHOUSE_URL,
+      database,
+      logger: quietLogger,
+      requestTimeoutMs: 10_000,
+    });
+    await wh.applyDdl(DDL_DIR);
+    const a = funnelOf('r1', 'A');
+    const rows: object[] = [
+      ...a,
+      // The loader redelivered A's add_to_cart and payment (same event, same key): counted once.
+      a[2] as object,
+      a[4] as object,
+      ev('r1', 'B', 'page_view', 0),
+      ev('r1', 'B', 'product_view', 100, { product_id: 'p2' }),
+      ev('r1', 'B', 'product_view', 200, { product_id: 'p1' }),
+      ev('r1', 'C', 'product_view', 0, { product_id: 'p2' }), // no page_view: level 0
+      ev('r1', 'D', 'page_view', 0),
+      ev('r1', 'D', 'add_to_cart', 500, { product_id: 'p3' }), // skips product_view: level 1
+      ev('r1', 'E', 'page_view', 0),
+      ev('r1', 'E', 'product_view', WINDOW + 1, { product_id: 'p9' }), // outside the window: level 1
+      // Same millisecond, inserted step 2 first: still level 2 (ties order by step).
+      ev('r1', 'F', 'product_view', 7, { product_id: 'p2' }),
+      ev('r1', 'F', 'page_view', 7),
+      ev('r1', 'G', 'page_view', -1), // before the range
+      ...funnelOf('probe-1', 'P'), // the probe: never counts
+      ...funnelOf('r2', 'A', { amount: 700 }), // another run, same session id
+    ];
+    await wh.insertRows('events_clean', rows);
+    const dlq = (offset: number, reason: string, dt: number): object => ({
+      run_id: 'r1',
+      seq: offset,
+      reason,
+      kafka_topic: 'events.dlq',
+      kafka_partition: 0,
+      kafka_offset: offset,
+      kafka_timestamp: T0 + dt,
+      inserted_at: 1,
+    });
+    await wh.insertRows('events_dlq', [
+      dlq(1, 'bad_magic', 0),
+      dlq(1, 'bad_magic', 0), // redelivered
+      dlq(2, 'bad_magic', 10),
+      dlq(3, 'truncated', 20),
+      dlq(4, 'truncated', -5), // before the range
+    ]);
+  });
+
+  afterAll(async () => {
+    await wh.command(`DROP DATABASE IF EXISTS ${database}`);
+    await wh.close();
+  });
+
+  it('counts sessions per funnel step with windowFunnel, one run or all but the probe', async () => {
+    const one = await funnel(wh, { ...range, runId: 'r1', windowMs: WINDOW });
+    expect(one.steps.map((s) => s.sessions)).toEqual([5, 3, 1, 1, 1]);
+    expect(one.steps.map((s) => s.step)).toEqual([
+      'page_view',
+      'product_view',
+      'add_to_cart',
+      'checkout_started',
+      'payment_succeeded',
+    ]);
+    const all = await funnel(wh, { ...range, windowMs: WINDOW });
+    expect(all.steps.map((s) => s.sessions)).toEqual([6, 4, 2, 2, 2]);
+    // A 1 s window keeps A's step 2 (at exactly 1000 ms: the bound is inclusive) and drops the rest.
+    const tight = await funnel(wh, { ...range, runId: 'r1', windowMs: 1000 });
+    expect(tight.steps.map((s) => s.sessions)).toEqual([5, 3, 0, 0, 0]);
+  });
+
+  it('sums revenue per minute once per event', async () => {
+    expect(await revenuePerMinute(wh, { ...range, runId: 'r1' })).toEqual([
+      { minute: T0, revenueCents: 5000, payments: 1 },
+    ]);
+    expect(await revenuePerMinute(wh, range)).toEqual([
+      { minute: T0, revenueCents: 5700, payments: 2 },
+    ]);
+  });
+
+  it('ranks products by distinct views and add-to-carts', async () => {
+    expect(await topProducts(wh, { ...range, runId: 'r1' }, 10)).toEqual({
+      byViews: [
+        { productId: 'p2', count: 3 },
+        { productId: 'p1', count: 2 },
+        { productId: 'p9', count: 1 },
+      ],
+      byAddToCart: [
+        { productId: 'p1', count: 1 },
+        { productId: 'p3', count: 1 },
+      ],
+    });
+    const top1 = await topProducts(wh, { ...range, runId: 'r1' }, 1);
+    expect(top1.byViews).toEqual([{ productId: 'p2', count: 3 }]);
+  });
+
+  it('counts active sessions and events in a range', async () => {
+    expect(await activeSessions(wh, { ...range, runId: 'r1' })).toEqual({
+      sessions: 6,
+      events: 15,
+    });
+    expect(await activeSessions(wh, { ...range, toMs: T0 + 1 })).toEqual({
+      sessions: 6,
+      events: 6,
+    });
+  });
+
+  it('counts dead letters by reason, each record once', async () => {
+    expect(await deadLettersByReason(wh, { ...range, runId: 'r1' })).toEqual([
+      { reason: 'bad_magic', count: 2 },
+      { reason: 'truncated', count: 1 },
+    ]);
+  });
+
+  it('rejects a bad range before asking the server', async () => {
+    await expect(funnel(wh, { ...range, toMs: T0, windowMs: 1 })).rejects.toThrow(/range/);
+    await expect(topProducts(wh, range, 0)).rejects.toThrow(/limit/);
+  });
+});
