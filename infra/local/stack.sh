@@ -38,7 +38,8 @@ cmd_up() {
   local t0 t times=() part
   t0=$(now_ms)
   mkdir -p "$RUN_DIR"
-  reserve_ephemeral_ports $(cut -d= -f2 "$STACK_DIR/ports.env" | grep -E '^[0-9]+$')
+  local ports; mapfile -t ports < <(cut -d= -f2 "$STACK_DIR/ports.env" | grep -E '^[0-9]+$')
+  reserve_ephemeral_ports "${ports[@]}"
   # Each part's duration goes to .run/up-times.json (read by tools/bench-stack).
   for part in kafka clickhouse flink prometheus; do
     t=$(now_ms)

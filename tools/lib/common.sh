@@ -1,9 +1,28 @@
 # Shared bash helpers for tools/setup, tools/smoke and infra/local/stack.sh: repo paths, logging, timing.
+# shellcheck shell=bash
 # Sourced, never executed. Callers set `set -euo pipefail` themselves.
 
 REPO_ROOT="${REPO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 CACHE_DIR="$REPO_ROOT/.cache"
+# shellcheck disable=SC2034 # used by the scripts that source this file
 RUN_DIR="$REPO_ROOT/.run"
+
+# The step a script is in, named in any failure report (set by `step`).
+CURRENT_STEP=${CURRENT_STEP:-}
+step() { CURRENT_STEP="$*"; log "== $*"; }
+
+# No failure is silent: with `set -e`, a failing command anywhere (functions, sourced files,
+# command substitutions) reports the step, file, line and command before the script exits.
+# Reported once, by the script's own shell, not again by each subshell on the way up.
+on_err() {
+  local rc=$1 line=$2 src=$3 cmd=$4
+  [[ $BASHPID == "$$" ]] || return "$rc"
+  printf '[%s] ERROR: %s: `%s` failed with exit %s at %s:%s\n' "$(date +%H:%M:%S)" \
+    "${CURRENT_STEP:-$(basename "$0")}" "$cmd" "$rc" "${src#"$REPO_ROOT"/}" "$line" >&2
+  return "$rc"
+}
+set -o errtrace
+trap 'on_err "$?" "$LINENO" "${BASH_SOURCE[0]:-$0}" "$BASH_COMMAND"' ERR
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 warn() { printf '[%s] WARN: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

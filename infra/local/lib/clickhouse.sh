@@ -1,4 +1,5 @@
 # ClickHouse component of stack.sh: render our config into .run/clickhouse and run the Debian server binary on it.
+# shellcheck shell=bash
 
 CH_DIR="$RUN_DIR/clickhouse"
 CH_CONFIG_SRC="$REPO_ROOT/infra/clickhouse/config"

@@ -1,4 +1,5 @@
 # Flink component of stack.sh: a session cluster (JobManager + one TaskManager) from the PyPI-packaged distribution.
+# shellcheck shell=bash
 
 FLINK_HOME_DIST="$CACHE_DIR/pyflink/pyflink"
 FLINK_RUN="$RUN_DIR/flink"
@@ -33,7 +34,7 @@ flink_render() {
     -e "s|@FLINK_METRICS_PORT_FIRST@|$FLINK_METRICS_PORT_FIRST|g" -e "s|@FLINK_METRICS_PORT_LAST@|$FLINK_METRICS_PORT_LAST|g" \
     "$STACK_DIR/flink/config.yaml" >"$FLINK_RUN/conf/config.yaml"
   # lib = distribution lib + connectors, rebuilt each start so a changed connector set takes effect.
-  rm -rf "$FLINK_RUN/lib" && mkdir -p "$FLINK_RUN/lib"
+  rm -rf "${FLINK_RUN:?}/lib" && mkdir -p "$FLINK_RUN/lib"
   ln -s "$FLINK_HOME_DIST"/lib/*.jar "$CACHE_DIR"/flink-connectors/*.jar "$FLINK_RUN/lib/"
   flink_link_opt
   ln -sfn "$FLINK_HOME_DIST/plugins/metrics-prometheus" "$FLINK_RUN/plugins/metrics-prometheus"

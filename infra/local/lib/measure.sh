@@ -1,4 +1,5 @@
 # `stack.sh measure [seconds]`: CPU% and RSS of each stack process over a window, from /proc deltas
+# shellcheck shell=bash
 # (no sampling process per tick), written to results/bench/idle.json.
 
 proc_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}'; }

@@ -1,4 +1,5 @@
 # Network partition of one Kafka node (`stack.sh partition-node N` / `heal-node N`), with nftables.
+# shellcheck shell=bash
 # All traffic is on loopback, so the cut is by port (the node's listeners: in and out) and by socket
 # owner (the node's own outgoing connections; each node runs as its own user, see kafka_user).
 

@@ -1,4 +1,5 @@
 # Process and port helpers for stack.sh: pid files, cheap health checks, start/stop of exactly our pids.
+# shellcheck shell=bash
 # Sourced by stack.sh after tools/lib/common.sh.
 
 PID_DIR="$RUN_DIR/pids"
@@ -111,7 +112,7 @@ await_stop() {
 # that very port as their source port (a TCP self-connect) and the node then fails to bind. Reserving
 # them keeps the kernel from handing them out. Not persistent across reboots, hence done on every up.
 reserve_ephemeral_ports() {
-  local f=/proc/sys/net/ipv4/ip_local_reserved_ports range lo hi want=() p current
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports lo hi want=() p current
   read -r lo hi </proc/sys/net/ipv4/ip_local_port_range
   for p in "$@"; do ((p >= lo && p <= hi)) && want+=("$p"); done
   ((${#want[@]})) || return 0

@@ -1,4 +1,5 @@
 # Prometheus and Alertmanager components of stack.sh (Debian binaries, our configs, state under .run/).
+# shellcheck shell=bash
 
 PROM_DIR="$RUN_DIR/prometheus"
 AM_DIR="$RUN_DIR/alertmanager"
