@@ -86,7 +86,7 @@ const OPTIONS = {
     flag: '--stall-exit-ms',
     env: 'GATEKEEPER_STALL_EXIT_MS',
     default: '15000',
-    help: 'exit 4 when one transaction has been in flight this long (a hung client; a restart fences it safely); 0 = never',
+    help: 'kill this process (SIGKILL) when one transaction has been in flight this long (a hung client; a restart fences it safely); 0 = never',
   },
   loopRestartMs: {
     flag: '--loop-restart-ms',

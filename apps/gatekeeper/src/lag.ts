@@ -1,13 +1,13 @@
 /** Refreshes the consumer-lag gauge every few seconds, never overlapping, never failing the gatekeeper. */
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
 import type { KafkaClientOptions } from '@clickstream/kafka-tx';
+import type { KafkaPort } from './ports';
 
 export interface LagPollOptions {
-  kafka: {
-    committedLag(options: KafkaClientOptions, groupId: string, topic: string): Promise<number>;
-  };
+  kafka: Pick<KafkaPort, 'committedLag'>;
   client: KafkaClientOptions;
   groupId: string;
   topic: string;
@@ -15,19 +15,6 @@ export interface LagPollOptions {
   gauge: Gauge;
   logger: Logger;
   signal: AbortSignal;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Resolves once the signal aborts and the poll in flight (if any) has finished. */
@@ -42,6 +29,7 @@ export async function pollLag(o: LagPollOptions): Promise<void> {
       if (failures++ === 0)
         o.logger.warn({ err: error, topic: o.topic }, 'consumer lag poll failed');
     }
-    await sleep(o.everyMs, o.signal);
+    // Aborted on stop: the while condition ends the poll.
+    await sleep(o.everyMs, undefined, { signal: o.signal }).catch(() => undefined);
   }
 }

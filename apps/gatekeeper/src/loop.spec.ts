@@ -1,29 +1,15 @@
 import pino from 'pino';
 import type { LoopResult, TransactionalLoopOptions } from '@clickstream/kafka-tx';
 import { parseConfig, type GatekeeperConfig } from './config';
-import type { Health } from './http';
+import { HealthTracker } from './health';
 import { runLoop, type LoopDeps } from './loop';
 import { createMetrics } from './metrics';
-import type { KafkaPort } from './run';
+import type { KafkaPort } from './ports';
 
 function config(extra: string[]): GatekeeperConfig {
   const parsed = parseConfig(['--loop-restart-ms', '10', ...extra], {});
   if (parsed.help) throw new Error('unexpected help');
   return parsed.config;
-}
-
-function health(): Health {
-  return {
-    phase: 'starting',
-    instanceId: 'i',
-    transactionalId: 'gatekeeper-i',
-    startedAt: 0,
-    lastCommitAt: null,
-    inFlightSince: null,
-    commits: 0,
-    aborts: 0,
-    loopRestarts: 0,
-  };
 }
 
 function deps(
@@ -42,7 +28,7 @@ function deps(
     client: { bootstrap: 'x:1', clientId: 'c', logger: pino({ level: 'silent' }) },
     kafka,
     metrics: createMetrics({ defaultMetrics: false }),
-    health: health(),
+    health: new HealthTracker({ instanceId: 'i', transactionalId: 'gatekeeper-i' }),
     logger: pino({ level: 'silent' }),
     signal,
     onStuck,
@@ -59,7 +45,7 @@ describe('runLoop', () => {
     const d = deps(loop, [], new AbortController().signal);
     await expect(runLoop(d)).resolves.toEqual({ reason: 'fenced' });
     expect(calls).toBe(3);
-    expect(d.health.loopRestarts).toBe(2);
+    expect(d.health.snapshot().loopRestarts).toBe(2);
     expect((await d.metrics.loopRestarts.get()).values[0]?.value).toBe(2);
   });
 
@@ -88,7 +74,7 @@ describe('runLoop', () => {
     await new Promise((r) => setTimeout(r, 700));
     expect(onStuck).toHaveBeenCalledTimes(1);
     expect(onStuck.mock.calls[0]?.[0]).toBeGreaterThanOrEqual(150);
-    expect(d.health.phase).toBe('stuck');
+    expect(d.health.snapshot().phase).toBe('stuck');
     controller.abort();
     await expect(done).resolves.toEqual({ reason: 'stopped' });
   });

@@ -1,19 +1,20 @@
 /** Runs kafka-tx's transactional loop with route() as its transform: metrics hooks, restart after a failure, and a watchdog for a hung transaction. */
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { KafkaClientOptions, LoopHooks, LoopResult } from '@clickstream/kafka-tx';
 import type { GatekeeperConfig } from './config';
-import type { Health } from './http';
+import type { HealthTracker } from './health';
 import { PendingTally, type GatekeeperMetrics } from './metrics';
+import type { KafkaPort } from './ports';
 import { createTransform } from './transform';
-import type { KafkaPort } from './run';
 
 export interface LoopDeps {
   config: GatekeeperConfig;
   client: KafkaClientOptions;
   kafka: KafkaPort;
   metrics: GatekeeperMetrics;
-  health: Health;
+  health: HealthTracker;
   logger: Logger;
   signal: AbortSignal;
   /** Called once when a transaction has been in flight longer than config.stallExitMs. */
@@ -25,24 +26,21 @@ function hooks(d: LoopDeps, tally: PendingTally): LoopHooks {
   return {
     onRecordsIn: (n) => {
       metrics.recordsIn.inc(n);
-      health.inFlightSince = Date.now();
+      health.batchCollected();
     },
     onCommit: (ms, records) => {
       tally.commitTo(metrics);
       metrics.committed.inc();
       metrics.batchSeconds.observe(ms / 1000);
       metrics.batchRecords.observe(records);
-      health.commits++;
-      health.lastCommitAt = Date.now();
-      health.inFlightSince = null;
+      health.committed();
       // Per-commit detail only at debug: the broker-kill benchmark reads the commit timeline from it.
       logger.debug({ ms, records }, 'transaction committed');
     },
     onAbort: (error) => {
       tally.reset();
       metrics.aborted.inc();
-      health.aborts++;
-      health.inFlightSince = null;
+      health.aborted();
       logger.warn({ err: error }, 'transaction aborted; the batch will be retried');
     },
     onFenced: () => {
@@ -55,18 +53,6 @@ function hooks(d: LoopDeps, tally: PendingTally): LoopHooks {
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * A librdkafka transactional call can hang past its own timeout when a coordinator dies
  * (librdkafka#5456, #5511), and nothing in-process can cancel it. Restarting the process is
@@ -77,12 +63,11 @@ function startWatchdog(d: LoopDeps): () => void {
   let fired = false;
   const timer = setInterval(
     () => {
-      const since = d.health.inFlightSince;
-      if (fired || since === null) return;
-      const inFlightMs = Date.now() - since;
+      const inFlightMs = d.health.inFlightMs();
+      if (fired || inFlightMs === null) return;
       if (inFlightMs >= d.config.stallExitMs) {
         fired = true;
-        d.health.phase = 'stuck';
+        d.health.stuck();
         d.onStuck(inFlightMs);
       }
     },
@@ -102,7 +87,7 @@ export async function runLoop(d: LoopDeps): Promise<LoopResult> {
     for (;;) {
       const commitsAtStart = d.health.commits;
       try {
-        d.health.phase = 'running';
+        d.health.loopStarted();
         return await kafka.runTransactionalLoop({
           client: d.client,
           groupId: config.groupId,
@@ -121,8 +106,7 @@ export async function runLoop(d: LoopDeps): Promise<LoopResult> {
       } catch (error) {
         // Whatever the loop wrote in its open transaction is aborted by the next initTransactions.
         tally.reset();
-        d.health.inFlightSince = null;
-        d.health.loopRestarts++;
+        d.health.loopFailed();
         d.metrics.loopRestarts.inc();
         if (signal.aborted) return { reason: 'stopped' };
         if (d.health.commits > commitsAtStart) backoff = config.loopRestartMs;
@@ -130,7 +114,8 @@ export async function runLoop(d: LoopDeps): Promise<LoopResult> {
           { err: error, restartInMs: backoff },
           'transactional loop failed; restarting it',
         );
-        await sleep(backoff, signal);
+        // Aborted on stop: the check below ends the loop.
+        await sleep(backoff, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return { reason: 'stopped' };
         backoff = Math.min(backoff * 2, 30_000);
       }

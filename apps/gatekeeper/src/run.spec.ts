@@ -4,7 +4,8 @@ import type { LoopResult, OutRecord, TransactionalLoopOptions } from '@clickstre
 import { NOW, POISON, rawRecord, sampleEvent } from '../test/fixtures';
 import { parseConfig, type GatekeeperConfig } from './config';
 import { createMetrics } from './metrics';
-import { run, type KafkaPort } from './run';
+import type { KafkaPort } from './ports';
+import { run } from './run';
 
 const logger = pino({ level: 'silent' });
 

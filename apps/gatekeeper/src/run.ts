@@ -1,23 +1,14 @@
 /** The gatekeeper's lifecycle: checks the topics, serves metrics and lag, runs the transactional loop (loop.ts) until stopped or fenced. */
 
 import type { Logger } from 'pino';
-import type {
-  KafkaClientOptions,
-  LoopResult,
-  TransactionalLoopOptions,
-} from '@clickstream/kafka-tx';
+import type { KafkaClientOptions, LoopResult } from '@clickstream/kafka-tx';
+import { startStatusServer } from '@clickstream/status-server';
 import type { GatekeeperConfig } from './config';
-import { startStatusServer, type Health } from './http';
+import { HealthTracker } from './health';
 import type { GatekeeperMetrics } from './metrics';
 import { pollLag } from './lag';
 import { runLoop } from './loop';
-
-/** The parts of @clickstream/kafka-tx the gatekeeper uses; injected so run() can be exercised without a cluster. */
-export interface KafkaPort {
-  runTransactionalLoop(options: TransactionalLoopOptions): Promise<LoopResult>;
-  committedLag(options: KafkaClientOptions, groupId: string, topic: string): Promise<number>;
-  endOffsets(options: KafkaClientOptions, topic: string): Promise<Map<number, number>>;
-}
+import type { KafkaPort } from './ports';
 
 export interface RunDeps {
   config: GatekeeperConfig;
@@ -71,23 +62,13 @@ export async function checkTopics(
 export async function run(deps: RunDeps): Promise<LoopResult> {
   const { config, kafka, metrics, signal } = deps;
   const logger = deps.logger.child({ module: 'gatekeeper' });
-  const health: Health = {
-    phase: 'starting',
-    instanceId: config.instanceId,
-    transactionalId: config.transactionalId,
-    startedAt: Date.now(),
-    lastCommitAt: null,
-    inFlightSince: null,
-    commits: 0,
-    aborts: 0,
-    loopRestarts: 0,
-  };
-  const server = await startStatusServer(
-    config.metricsHost,
-    config.metricsPort,
-    metrics.registry,
-    health,
-  );
+  const health = new HealthTracker(config);
+  const server = await startStatusServer({
+    host: config.metricsHost,
+    port: config.metricsPort,
+    metrics: metrics.registry,
+    health: () => health.check(),
+  });
   deps.onListening?.(server.port);
   logger.info({ host: config.metricsHost, port: server.port }, 'status server listening');
 
@@ -129,16 +110,14 @@ export async function run(deps: RunDeps): Promise<LoopResult> {
       signal,
       onStuck: deps.onStuck ?? (() => undefined),
     });
-    health.phase = result.reason === 'fenced' ? 'fenced' : 'stopped';
-    logger.info(
-      { reason: result.reason, commits: health.commits, aborts: health.aborts },
-      'loop ended',
-    );
+    health.ended(result.reason === 'fenced' ? 'fenced' : 'stopped');
+    const { commits, aborts } = health.snapshot();
+    logger.info({ reason: result.reason, commits, aborts }, 'loop ended');
     stopPolling.abort();
     await lagDone;
     return result;
   } catch (error) {
-    health.phase = 'failed';
+    health.failed();
     throw error;
   } finally {
     stopPolling.abort();

@@ -280,8 +280,8 @@ export async function readRun(t: RunTopics): Promise<RunContents> {
 }
 
 /**
- * Restarts the gatekeeper whenever it exits without being asked to, as a supervisor would: exit 4
- * (its watchdog found a hung transaction) or a crash (e.g. a native abort). Every such exit is recorded.
+ * Restarts the gatekeeper whenever it exits without being asked to, as a supervisor would: killed
+ * by its own SIGKILL (its watchdog found a hung transaction) or a crash (e.g. a native abort). Every such exit is recorded.
  */
 export class SupervisedGatekeeper {
   readonly all: GatekeeperProcess[] = [];
