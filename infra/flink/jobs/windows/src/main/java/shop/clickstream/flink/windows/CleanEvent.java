@@ -1,0 +1,38 @@
+package shop.clickstream.flink.windows;
+
+/**
+ * One events.clean record: the original Kafka key, value bytes, headers and partition (re-emitted unchanged on
+ * events.late) plus the decoded fields that lateness, windows and sessions need.
+ *
+ * <p>A Flink POJO (public fields, no-arg constructor) so that it is serialized without Kryo.
+ */
+public class CleanEvent {
+  // Kafka record as read from events.clean.
+  public byte[] key;
+  public byte[] value;
+  public String[] headerKeys;
+  public byte[][] headerValues;
+  public int partition;
+  /** Kafka record timestamp on events.clean (the clean job keeps the events.valid timestamp). */
+  public long timestamp;
+
+  // Decoded event (canonical v2 schema); times are epoch milliseconds.
+  public String eventId;
+  public long seq;
+  public String runId;
+  public String eventType;
+  public long eventTime;
+  public String sessionId;
+  public Long amountCents;
+  /** The gatekeeper's stamp of the raw record's broker time; decides lateness and drives the watermark. */
+  public long ingestTime;
+
+  public CleanEvent() {}
+
+  /** Generator's probe run ids start with this (contracts: PROBE_RUN_PREFIX); they never count in aggregates. */
+  public static final String PROBE_RUN_PREFIX = "probe-";
+
+  public boolean isProbe() {
+    return runId != null && runId.startsWith(PROBE_RUN_PREFIX);
+  }
+}

@@ -1,0 +1,149 @@
+package shop.clickstream.flink.windows;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * 10 s tumbling windows on event_time, keyed by {@code <run_id>|<window_start>|<event_type>} (the agg.windows key), over
+ * on-time events; probe events (run_id "probe-...") are ignored. Every on-time event is counted whenever it arrives:
+ * contents never depend on the watermark. The watermark (ingest time, see {@link WindowsJob}) decides only {@code is_final}.
+ *
+ * <p>Emissions: a key touched by an event is emitted at the next emit tick (processing time, coalesced), and once with
+ * {@code is_final=true} when the watermark reaches {@code window_end + L - 1}: no on-time event of the window can then
+ * still come, since on time means {@code ingest_time <= event_time + L <= window_end - 1 + L}. Each emission carries
+ * {@code version} = previous + 1, kept in checkpointed state, so a replay after a restore continues the same sequence
+ * (anything emitted after the restored checkpoint was in an aborted Kafka transaction).
+ *
+ * <p>State is NOT cleared at finality: an event that breaks the watermark bound still finds the full aggregate and
+ * produces a correct correction (higher version, is_final=true, counted in {@code corrections_after_final}). It is
+ * cleared when the watermark reaches finality + {@code retentionMs} (default 15 min of ingest time), far beyond any
+ * recovery's disorder.
+ */
+public final class WindowAggregator extends KeyedProcessFunction<String, CleanEvent, WindowRow> {
+  private static final long serialVersionUID = 1L;
+
+  public static final long WINDOW_MS = 10_000;
+
+  /** Per-key aggregate and emission bookkeeping. A Flink POJO. */
+  public static class Acc {
+    public String runId;
+    public long windowStart;
+    public String eventType;
+    public long eventCount;
+    public long amountCentsSum;
+    public long distinctSessions;
+    /** Version of the last emission; 0 = never emitted. */
+    public long version;
+    public boolean finalEmitted;
+    /** Changed since the last emission. */
+    public boolean dirty;
+
+    public Acc() {}
+  }
+
+  private final AggregateSettings settings;
+  private transient ValueState<Acc> acc;
+  private transient MapState<String, Boolean> sessions;
+  private transient Counter corrections;
+  private transient Counter rows;
+
+  public WindowAggregator(AggregateSettings settings) {
+    this.settings = settings;
+  }
+
+  public static long windowStart(long eventTime) {
+    return Math.floorDiv(eventTime, WINDOW_MS) * WINDOW_MS;
+  }
+
+  /** The key selector of this operator (also the Kafka key). */
+  public static KeySelector<CleanEvent, String> keySelector() {
+    return e -> e.runId + "|" + windowStart(e.eventTime) + "|" + e.eventType;
+  }
+
+  long finalAt(long windowStart) {
+    return windowStart + WINDOW_MS + settings.latenessMs - 1;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    acc = getRuntimeContext().getState(new ValueStateDescriptor<>("window", Types.POJO(Acc.class)));
+    sessions = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sessions", Types.STRING, Types.BOOLEAN));
+    corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
+    rows = getRuntimeContext().getMetricGroup().counter("window_rows_out");
+  }
+
+  @Override
+  public void processElement(CleanEvent e, Context ctx, Collector<WindowRow> out) throws Exception {
+    if (e.isProbe()) return;
+    Acc a = acc.value();
+    if (a == null) {
+      a = new Acc();
+      a.runId = e.runId;
+      a.windowStart = windowStart(e.eventTime);
+      a.eventType = e.eventType;
+      long fin = finalAt(a.windowStart);
+      ctx.timerService().registerEventTimeTimer(fin);
+      ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
+    }
+    a.eventCount++;
+    a.amountCentsSum += e.amountCents == null ? 0 : e.amountCents;
+    if (!sessions.contains(e.sessionId)) {
+      sessions.put(e.sessionId, Boolean.TRUE);
+      a.distinctSessions++;
+    }
+    if (a.finalEmitted) corrections.inc();
+    if (!a.dirty) {
+      a.dirty = true;
+      ctx.timerService().registerProcessingTimeTimer(settings.nextEmitTick(ctx.timerService().currentProcessingTime()));
+    }
+    acc.update(a);
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<WindowRow> out) throws Exception {
+    Acc a = acc.value();
+    if (a == null) return;
+    long fin = finalAt(a.windowStart);
+    if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp >= fin + settings.retentionMs) {
+      acc.clear();
+      sessions.clear();
+      return;
+    }
+    boolean watermarkFinal = ctx.timerService().currentWatermark() >= fin
+        || (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp >= fin);
+    // A restore resets the watermark: once final, every later emission (a correction) stays final.
+    boolean isFinal = a.finalEmitted || watermarkFinal;
+    if (a.dirty || (isFinal && !a.finalEmitted)) {
+      emit(a, isFinal, ctx.timerService().currentProcessingTime(), out);
+      acc.update(a);
+    }
+  }
+
+  private void emit(Acc a, boolean isFinal, long now, Collector<WindowRow> out) {
+    a.version++;
+    a.dirty = false;
+    a.finalEmitted = isFinal;
+    WindowRow r = new WindowRow();
+    r.runId = a.runId;
+    r.windowStart = a.windowStart;
+    r.windowEnd = a.windowStart + WINDOW_MS;
+    r.eventType = a.eventType;
+    r.eventCount = a.eventCount;
+    r.amountCentsSum = a.amountCentsSum;
+    r.distinctSessions = a.distinctSessions;
+    r.version = a.version;
+    r.isFinal = isFinal;
+    r.emittedAt = now;
+    rows.inc();
+    out.collect(r);
+  }
+}

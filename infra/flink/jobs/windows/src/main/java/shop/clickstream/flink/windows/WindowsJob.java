@@ -1,0 +1,127 @@
+package shop.clickstream.flink.windows;
+
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * Entry point of the Flink job "windows": events.clean (read_committed) -> lateness by rule -> events.late (late
+ * events, bytes unchanged), agg.windows (10 s tumbling per run and type) and agg.sessions (30 s gap per run and
+ * session), on-time non-probe events only. All three sinks are two-phase-commit Kafka sinks committed on checkpoint,
+ * so the outputs, the aggregate state with its versions and the source offsets move together.
+ *
+ * <p>Event timestamps for Flink are the events' ingest_time, so the watermark (bounded out-of-orderness per Kafka
+ * partition, idle partitions skipped) tracks ingest time. It decides when a row is final, never what it contains.
+ */
+public final class WindowsJob {
+  private WindowsJob() {}
+
+  public static void main(String[] args) throws Exception {
+    WindowsJobConfig c = WindowsJobConfig.parse(args);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(c));
+    env.setParallelism(c.parallelism);
+    if (c.checkpointDir != null) env.getCheckpointConfig().setCheckpointStorage(c.checkpointDir);
+
+    DataStream<CleanEvent> clean = env
+        .fromSource(source(c), watermarks(c), "source: " + c.cleanTopic)
+        .uid("clean-source");
+    SingleOutputStreamOperator<CleanEvent> onTime = clean
+        .process(new Lateness(c.latenessMs))
+        .uid("lateness")
+        .name("lateness rule");
+    onTime.getSideOutput(Lateness.LATE)
+        .sinkTo(sink(c, c.lateTopic, new Serializers.Late(c.lateTopic)))
+        .uid("late-sink")
+        .name("sink: " + c.lateTopic);
+
+    // Probe events are dropped inside both aggregators (so that the unit tests cover it).
+    AggregateSettings settings = c.aggregateSettings();
+    onTime
+        .keyBy(WindowAggregator.keySelector())
+        .process(new WindowAggregator(settings))
+        .uid("windows")
+        .name("10 s tumbling windows")
+        .sinkTo(sink(c, c.windowsTopic, new Serializers.Windows(c.windowsTopic)))
+        .uid("windows-sink")
+        .name("sink: " + c.windowsTopic);
+    onTime
+        .keyBy(SessionAggregator.keySelector())
+        .process(new SessionAggregator(settings))
+        .uid("sessions")
+        .name("30 s gap sessions")
+        .sinkTo(sink(c, c.sessionsTopic, new Serializers.Sessions(c.sessionsTopic)))
+        .uid("sessions-sink")
+        .name("sink: " + c.sessionsTopic);
+
+    env.execute(c.jobName);
+  }
+
+  static WatermarkStrategy<CleanEvent> watermarks(WindowsJobConfig c) {
+    return WatermarkStrategy.<CleanEvent>forBoundedOutOfOrderness(Duration.ofMillis(c.outOfOrdernessMs))
+        .withTimestampAssigner((e, kafkaTimestamp) -> e.ingestTime)
+        .withIdleness(Duration.ofMillis(c.idlenessMs));
+  }
+
+  static Configuration jobConfiguration(WindowsJobConfig c) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
+    conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
+    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
+    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 5);
+    conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
+    if (c.stateBackend.equals("rocksdb")) conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));
+    return conf;
+  }
+
+  static KafkaSource<CleanEvent> source(WindowsJobConfig c) {
+    OffsetsInitializer start = switch (c.startingOffsets) {
+      case "earliest" -> OffsetsInitializer.earliest();
+      case "latest" -> OffsetsInitializer.latest();
+      default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+    };
+    return KafkaSource.<CleanEvent>builder()
+        .setBootstrapServers(c.bootstrap)
+        .setTopics(c.cleanTopic)
+        .setGroupId(c.groupId)
+        .setStartingOffsets(start)
+        .setDeserializer(new CleanEventDeserializer())
+        // The clean job writes transactionally: never read what it aborted or has not committed yet.
+        .setProperty("isolation.level", "read_committed")
+        .setProperty("client.id.prefix", c.jobName + "-source")
+        .setProperty("partition.discovery.interval.ms", "60000")
+        .build();
+  }
+
+  static <T> KafkaSink<T> sink(WindowsJobConfig c, String topic, KafkaRecordSerializationSchema<T> serializer) {
+    return KafkaSink.<T>builder()
+        .setBootstrapServers(c.bootstrap)
+        .setRecordSerializer(serializer)
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        // One prefix per sink (transactional ids must not collide between the three sinks of the job).
+        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-" + topic)
+        .setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeoutMs))
+        .setProperty("linger.ms", "5")
+        .setProperty("acks", "all")
+        .build();
+  }
+}

@@ -1,0 +1,115 @@
+package shop.clickstream.flink.windows;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/** The windows job's configuration, parsed once from program args ({@code --key value}); a bad value names key, value and what was expected. */
+public final class WindowsJobConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final Set<String> KEYS = Set.of(
+      "job-name", "bootstrap", "clean-topic", "windows-topic", "sessions-topic", "late-topic", "group-id",
+      "transactional-id-prefix", "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "parallelism",
+      "state-backend", "transaction-timeout-ms", "lateness-ms", "out-of-orderness-ms", "idleness-ms",
+      "emit-interval-ms", "state-retention-ms");
+
+  public final String jobName;
+  public final String bootstrap;
+  public final String cleanTopic;
+  public final String windowsTopic;
+  public final String sessionsTopic;
+  public final String lateTopic;
+  public final String groupId;
+  /** Each sink's transactional id prefix is this + "-" + its topic; unique per job name by default. */
+  public final String transactionalIdPrefix;
+  public final String startingOffsets;
+  public final long checkpointIntervalMs;
+  public final String checkpointDir;
+  public final int parallelism;
+  /** {@code hashmap} (default: the state is small, see docs/FLINK.md) or {@code rocksdb}. */
+  public final String stateBackend;
+  public final long transactionTimeoutMs;
+  /** L of the lateness rule; must equal the run manifest's value that the reconciler uses. */
+  public final long latenessMs;
+  /** Watermark bound on ingest-time disorder within a partition of events.clean; only delays finality. */
+  public final long outOfOrdernessMs;
+  /** A partition without records for this long stops holding the watermark back. */
+  public final long idlenessMs;
+  public final long emitIntervalMs;
+  public final long stateRetentionMs;
+
+  private WindowsJobConfig(Map<String, String> a) {
+    jobName = a.getOrDefault("job-name", "windows");
+    bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
+    cleanTopic = a.getOrDefault("clean-topic", "events.clean");
+    windowsTopic = a.getOrDefault("windows-topic", "agg.windows");
+    sessionsTopic = a.getOrDefault("sessions-topic", "agg.sessions");
+    lateTopic = a.getOrDefault("late-topic", "events.late");
+    groupId = a.getOrDefault("group-id", "flink-" + jobName);
+    // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
+    transactionalIdPrefix = a.getOrDefault("transactional-id-prefix", "flink-" + jobName);
+    startingOffsets = oneOf(a, "starting-offsets", "committed", List.of("committed", "earliest", "latest"));
+    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
+    checkpointDir = a.get("checkpoint-dir");
+    parallelism = (int) number(a, "parallelism", 1, 1, 64);
+    stateBackend = oneOf(a, "state-backend", "hashmap", List.of("hashmap", "rocksdb"));
+    transactionTimeoutMs = number(a, "transaction-timeout-ms", 600_000, 60_000, 900_000);
+    latenessMs = number(a, "lateness-ms", 5_000, 0, 3_600_000);
+    outOfOrdernessMs = number(a, "out-of-orderness-ms", 3_000, 0, 600_000);
+    idlenessMs = number(a, "idleness-ms", 5_000, 100, 3_600_000);
+    emitIntervalMs = number(a, "emit-interval-ms", 1_000, 1, 600_000);
+    stateRetentionMs = number(a, "state-retention-ms", 900_000, 1, 7L * 24 * 3_600_000);
+    if (checkpointIntervalMs * 10 > transactionTimeoutMs) {
+      throw new IllegalArgumentException("transaction-timeout-ms=" + transactionTimeoutMs
+          + " must be at least 10x checkpoint-interval-ms=" + checkpointIntervalMs);
+    }
+  }
+
+  public AggregateSettings aggregateSettings() {
+    return new AggregateSettings(latenessMs, emitIntervalMs, stateRetentionMs);
+  }
+
+  /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */
+  public static WindowsJobConfig parse(String[] args) {
+    Map<String, String> map = new HashMap<>();
+    for (int i = 0; i < args.length; i += 2) {
+      String key = args[i];
+      if (!key.startsWith("--") || !KEYS.contains(key.substring(2))) {
+        throw new IllegalArgumentException("unknown program argument '" + key + "'; expected one of --"
+            + String.join(", --", KEYS.stream().sorted().toList()));
+      }
+      if (i + 1 >= args.length) throw new IllegalArgumentException("program argument " + key + " has no value");
+      map.put(key.substring(2), args[i + 1]);
+    }
+    return new WindowsJobConfig(map);
+  }
+
+  private static long number(Map<String, String> a, String key, long dflt, long min, long max) {
+    String raw = a.get(key);
+    if (raw == null) return dflt;
+    return checked(key, raw, "an integer in [" + min + ", " + max + "]", s -> {
+      long v = Long.parseLong(s.trim());
+      return v >= min && v <= max ? v : null;
+    });
+  }
+
+  private static String oneOf(Map<String, String> a, String key, String dflt, List<String> allowed) {
+    String raw = a.getOrDefault(key, dflt);
+    return checked(key, raw, "one of " + allowed, s -> allowed.contains(s) ? s : null);
+  }
+
+  private static <T> T checked(String key, String raw, String expected, Function<String, T> parse) {
+    T v;
+    try {
+      v = parse.apply(raw);
+    } catch (RuntimeException e) {
+      v = null;
+    }
+    if (v == null) throw new IllegalArgumentException("--" + key + "='" + raw + "': expected " + expected);
+    return v;
+  }
+}

@@ -1,0 +1,33 @@
+package shop.clickstream.flink.windows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class WindowsJobConfigTest {
+  @Test
+  void defaults() {
+    WindowsJobConfig c = WindowsJobConfig.parse(new String[0]);
+    assertEquals("events.clean", c.cleanTopic);
+    assertEquals("agg.windows", c.windowsTopic);
+    assertEquals("agg.sessions", c.sessionsTopic);
+    assertEquals("events.late", c.lateTopic);
+    assertEquals("flink-windows", c.transactionalIdPrefix);
+    assertEquals(900_000, c.stateRetentionMs);
+  }
+
+  @Test
+  void aBadValueNamesKeyValueAndExpectation() {
+    var e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--lateness-ms", "-1"}));
+    assertEquals("--lateness-ms='-1': expected an integer in [0, 3600000]", e.getMessage());
+    var u = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--warehouse", "x"}));
+    assertTrue(u.getMessage().startsWith("unknown program argument '--warehouse'"));
+  }
+
+  @Test
+  void theTransactionalIdPrefixFollowsTheJobName() {
+    assertEquals("flink-windows-test-1", WindowsJobConfig.parse(new String[] {"--job-name", "windows-test-1"}).transactionalIdPrefix);
+  }
+}
