@@ -1,13 +1,29 @@
 /** Entry point of the gatekeeper process: parse config, build logger and clients, call run(), handle SIGTERM. */
 
 import pino from 'pino';
-import { committedLag, endOffsets, runTransactionalLoop } from '@clickstream/kafka-tx';
+import {
+  committedLag,
+  endOffsets,
+  pendingTxCalls,
+  runTransactionalLoop,
+} from '@clickstream/kafka-tx';
 import { ConfigError, loadConfig, usage } from './config';
 import { createMetrics } from './metrics';
 import { run } from './run';
 
 /** Exit codes: 0 stopped on request, 1 failure, 2 bad configuration, 3 fenced by a newer instance (a hung transaction: SIGKILL of itself, see onStuck). */
 const EXIT = { ok: 0, failure: 1, config: 2, fenced: 3 } as const;
+
+/**
+ * Exits. With a librdkafka transactional call still in flight, process.exit would hang for ever
+ * joining that call's libuv worker (librdkafka 2.15.1, see libs/kafka-tx/README.md), so the
+ * process kills itself instead; the open transaction is aborted by its coordinator or fenced by the
+ * next instance either way.
+ */
+function leave(code: number): void {
+  if (pendingTxCalls() > 0) process.kill(process.pid, 'SIGKILL');
+  process.exit(code);
+}
 
 async function main(): Promise<number> {
   let parsed;
@@ -40,7 +56,7 @@ async function main(): Promise<number> {
         { graceMs: config.shutdownGraceMs },
         'open transaction did not end in time; exiting',
       );
-      process.exit(EXIT.failure);
+      leave(EXIT.failure);
     }, config.shutdownGraceMs).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -75,7 +91,7 @@ main().then(
   (code) => {
     // Let pino flush, then leave even if a library keeps a handle open.
     process.exitCode = code;
-    setTimeout(() => process.exit(code), 200).unref();
+    setTimeout(() => leave(code), 200).unref();
   },
   (error: unknown) => {
     process.stderr.write(`gatekeeper: ${String(error)}\n`);

@@ -17,6 +17,7 @@ export type {
 export { DEFAULT_TIMEOUTS } from './settings';
 export { createIdempotentProducer } from './producer';
 export { runTransactionalLoop } from './transactional-loop';
+export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
 export { readTopic, endOffsets, committedLag } from './offsets';
 export { createTopics, deleteTopics } from './admin';

@@ -47,6 +47,47 @@ const TX_CALL_TIMEOUT_MAX_MS = 5000;
 /** Extra time after a call's timeout before it is declared hung (librdkafka#5456/#5511). */
 const HUNG_CALL_GRACE_MS = 3000;
 
+/**
+ * Native transactional calls still running in librdkafka, of every producer in this process. Each
+ * settles when librdkafka calls back, which may be long after the JS promise of the call gave up.
+ *
+ * Destroying a transactional producer while one of its calls runs deadlocks librdkafka 2.15.1
+ * (the call waits with no timeout on a condition variable that rd_kafka_destroy is tearing down),
+ * and the process then hangs at exit joining that libuv worker. So a producer is never
+ * disconnected while a call of its own is in flight, and the consumer whose group metadata
+ * sendOffsets reads is closed only once no call is in flight (see `txCallsSettled`).
+ */
+const nativeCalls = new Set<Promise<void>>();
+
+/**
+ * Producers given up with a call still in flight. They are never disconnected (that would
+ * deadlock), and they are held here so that garbage collection never destroys them either.
+ */
+const abandoned = new Set<Producer>();
+
+/** How long close waits for the producer's own calls before giving it up undestroyed. */
+const CLOSE_WAIT_MARGIN_MS = 2 * HUNG_CALL_GRACE_MS;
+
+/**
+ * Waits until no native transactional call runs in this process, at most `timeoutMs`. False when
+ * one is still running: the caller must not tear down what the call uses, and a process that
+ * exits now would hang in libuv's shutdown (exit with SIGKILL instead).
+ */
+export async function txCallsSettled(timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (nativeCalls.size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await Promise.race([Promise.all([...nativeCalls]), realClock.sleep(Math.min(left, 100))]);
+  }
+  return true;
+}
+
+/** Native transactional calls in flight (for a process deciding how to exit). */
+export function pendingTxCalls(): number {
+  return nativeCalls.size;
+}
+
 export class RdTxProducer implements TxProducer {
   /**
    * The last error event that names fencing. Error events carry only a message (the binding drops
@@ -54,10 +95,16 @@ export class RdTxProducer implements TxProducer {
    */
   private fencedEvent: string | null = null;
 
+  /** This producer's native calls in flight (a subset of `nativeCalls`). */
+  private readonly ownCalls = new Set<Promise<void>>();
+
+  private closing = false;
+
   private constructor(
     readonly raw: Producer,
     private readonly consumer: KafkaConsumer,
     private readonly timeoutMs: number,
+    private readonly log: Logger,
   ) {}
 
   static async open(
@@ -72,6 +119,7 @@ export class RdTxProducer implements TxProducer {
       raw,
       consumer,
       Math.min(t.requestTimeoutMs, TX_CALL_TIMEOUT_MAX_MS),
+      log,
     );
     const warnEvent = rateLimitedWarn(log, 'producer error event');
     raw.on('event.error', (e) => {
@@ -120,6 +168,17 @@ export class RdTxProducer implements TxProducer {
    * timeout after its own timeout plus a grace, so that the engine replaces this producer.
    */
   private call(f: (cb: Cb) => void): Promise<void> {
+    if (this.closing) {
+      return Promise.reject(new Error('kafka-tx: transactional call on a closing producer'));
+    }
+    let settleNative = (): void => undefined;
+    const native = new Promise<void>((r) => (settleNative = r));
+    nativeCalls.add(native);
+    this.ownCalls.add(native);
+    void native.then(() => {
+      nativeCalls.delete(native);
+      this.ownCalls.delete(native);
+    });
     return new Promise((resolve, reject) => {
       let done = false;
       const guard = setTimeout(() => {
@@ -140,6 +199,7 @@ export class RdTxProducer implements TxProducer {
       };
       try {
         f((err) => {
+          settleNative();
           if (err) return fail(err);
           if (done) return;
           done = true;
@@ -147,6 +207,7 @@ export class RdTxProducer implements TxProducer {
           resolve();
         });
       } catch (e) {
+        settleNative();
         fail(e);
       }
     });
@@ -182,7 +243,32 @@ export class RdTxProducer implements TxProducer {
     return this.call((cb) => this.raw.abortTransaction(this.timeoutMs, cb));
   }
 
-  close(): Promise<void> {
+  /**
+   * Disconnects, once none of this producer's transactional calls is in flight. A call that does
+   * not return within its timeout plus a margin is hung (librdkafka#5456/#5511): the producer is
+   * then given up undestroyed rather than deadlocked (see `nativeCalls`).
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.ownCalls.size > 0) {
+      const calls = [...this.ownCalls];
+      const settled = await Promise.race([
+        Promise.all(calls).then(() => true),
+        realClock.sleep(this.timeoutMs + CLOSE_WAIT_MARGIN_MS).then(() => false),
+      ]);
+      if (!settled) {
+        abandoned.add(this.raw);
+        this.log.error(
+          { inFlight: this.ownCalls.size, abandoned: abandoned.size },
+          'producer given up undestroyed: a transactional call is still in flight',
+        );
+        return;
+      }
+    }
+    return this.disconnect();
+  }
+
+  private disconnect(): Promise<void> {
     return new Promise((resolve) => {
       // Bounded: a producer abandoned on a dead coordinator may never finish disconnecting.
       const guard = setTimeout(resolve, 5000);

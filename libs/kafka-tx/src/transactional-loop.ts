@@ -2,10 +2,13 @@
 import { describeError } from './errors';
 import { realClock } from './ports';
 import { RdLoopConsumer } from './rd-consumer';
-import { RdTxProducer } from './rd-producer';
+import { RdTxProducer, pendingTxCalls, txCallsSettled } from './rd-producer';
 import { positiveIntOption, resolveTimeouts } from './settings';
 import { runTxEngine } from './tx-engine';
 import type { LoopResult, TransactionalLoopOptions } from './types';
+
+/** How long the consumer's close waits for transactional calls still in flight. */
+const CONSUMER_CLOSE_WAIT_MS = 15_000;
 
 /** Longest time a commit keeps retrying retriable errors before the producer is replaced. */
 const COMMIT_RETRY_BUDGET_MAX_MS = 4000;
@@ -61,6 +64,15 @@ export async function runTransactionalLoop(o: TransactionalLoopOptions): Promise
     throw e;
   } finally {
     await producer?.close();
-    await consumer.close();
+    // sendOffsets reads the consumer's group metadata on librdkafka's side: a consumer closed under
+    // a call in flight (of a producer given up by a replacement, say) would be a use after free.
+    if (!(await txCallsSettled(CONSUMER_CLOSE_WAIT_MS))) {
+      log.error(
+        { pendingTxCalls: pendingTxCalls() },
+        'consumer left open: a transactional call is still in flight',
+      );
+    } else {
+      await consumer.close();
+    }
   }
 }
