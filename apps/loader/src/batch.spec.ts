@@ -1,4 +1,10 @@
-import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
+import {
+  encodeEvent,
+  encodeSessionAggregate,
+  encodeWindowAggregate,
+  HEADERS,
+  type ClickEvent,
+} from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import type { TableRole } from '@clickstream/warehouse';
 import { toTableBatch } from './batch';
@@ -8,6 +14,9 @@ const roles = new Map<string, TableRole>([
   ['v', 'valid'],
   ['c', 'clean'],
   ['d', 'dlq'],
+  ['l', 'late'],
+  ['w', 'windows'],
+  ['s', 'sessions'],
 ]);
 
 function event(seq: number): ClickEvent {
@@ -79,10 +88,67 @@ describe('toTableBatch', () => {
   });
 
   it('returns empty tables for an empty batch', () => {
-    expect(toTableBatch([], roles, NOW)).toEqual({ valid: [], clean: [], dlq: [], rejects: [] });
+    expect(toTableBatch([], roles, NOW)).toEqual({
+      valid: [],
+      clean: [],
+      dlq: [],
+      late: [],
+      windows: [],
+      sessions: [],
+      rejects: [],
+    });
   });
 
   it('treats a record from an unknown topic as a bug', () => {
     expect(() => toTableBatch([record('x', 1, null)], roles, NOW)).toThrow(/unsubscribed topic x/);
+  });
+
+  it('maps events.late like clean, and aggregate emissions to their tables; a bad aggregate is a reject', () => {
+    const w = encodeWindowAggregate({
+      run_id: 'run-1',
+      window_start: NOW - 10_000,
+      window_end: NOW,
+      event_type: 'page_view',
+      event_count: 4,
+      amount_cents_sum: 0,
+      distinct_sessions: 2,
+      version: 2,
+      is_final: true,
+      emitted_at: NOW,
+    });
+    const s = encodeSessionAggregate({
+      run_id: 'run-1',
+      session_id: 'sess-1',
+      session_start: NOW - 9000,
+      session_end: NOW - 1000,
+      event_count: 3,
+      revenue_cents: 1200,
+      converted: true,
+      version: 1,
+      is_final: false,
+      retracted: false,
+      emitted_at: NOW,
+    });
+    const batch = toTableBatch(
+      [
+        record('l', 1, encodeEvent(event(4))),
+        record('w', 2, w),
+        record('s', 3, s),
+        record('w', 4, s),
+      ],
+      roles,
+      NOW,
+    );
+    expect(batch.late).toHaveLength(1);
+    expect(batch.late[0]).toMatchObject({ seq: 4, kafka_topic: 'l' });
+    expect(batch.windows).toEqual([
+      expect.objectContaining({ event_count: 4, version: 2, is_final: 1, kafka_offset: 2 }),
+    ]);
+    expect(batch.sessions).toEqual([
+      expect.objectContaining({ revenue_cents: 1200, converted: 1, retracted: 0, kafka_offset: 3 }),
+    ]);
+    expect(batch.rejects).toEqual([
+      expect.objectContaining({ reason: 'bad_aggregate', kafka_topic: 'w', kafka_offset: 4 }),
+    ]);
   });
 });

@@ -1,21 +1,35 @@
 /** Maps one consumed batch to the rows of each table: a pure function, so every outcome is testable without servers. */
-import { HEADERS, decodeEvent, parseSeqHeader } from '@clickstream/contracts';
+import {
+  HEADERS,
+  decodeEvent,
+  decodeSessionAggregate,
+  decodeWindowAggregate,
+  parseSeqHeader,
+} from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import {
   toDlqRow,
   toEventRow,
   toRejectRow,
+  toSessionRow,
+  toWindowRow,
   type DlqRow,
   type EventRow,
   type RejectRow,
+  type SessionRow,
   type TableRole,
+  type WindowRow,
 } from '@clickstream/warehouse';
 
 export interface TableBatch {
   valid: EventRow[];
   clean: EventRow[];
   dlq: DlqRow[];
-  /** valid/clean records that did not decode: kept in load_rejects, never dropped. */
+  /** events.late: the exact events.clean records of late events. */
+  late: EventRow[];
+  windows: WindowRow[];
+  sessions: SessionRow[];
+  /** Records that did not decode: kept in load_rejects, never dropped. */
   rejects: RejectRow[];
 }
 
@@ -28,7 +42,15 @@ export function toTableBatch(
   roleOf: ReadonlyMap<string, TableRole>,
   insertedAt: number,
 ): TableBatch {
-  const out: TableBatch = { valid: [], clean: [], dlq: [], rejects: [] };
+  const out: TableBatch = {
+    valid: [],
+    clean: [],
+    dlq: [],
+    late: [],
+    windows: [],
+    sessions: [],
+    rejects: [],
+  };
   for (const r of records) {
     const role = roleOf.get(r.topic);
     if (role === undefined) throw new Error(`loader: record from unsubscribed topic ${r.topic}`);
@@ -41,6 +63,24 @@ export function toTableBatch(
     };
     if (role === 'dlq') {
       out.dlq.push(toDlqRow(r, meta, insertedAt));
+      continue;
+    }
+    if (role === 'windows') {
+      const w = decodeWindowAggregate(r.value);
+      if (w.ok) out.windows.push(toWindowRow(w.value, meta, insertedAt));
+      else
+        out.rejects.push(
+          toRejectRow(r, meta, { reason: 'bad_aggregate', detail: w.detail }, insertedAt),
+        );
+      continue;
+    }
+    if (role === 'sessions') {
+      const s = decodeSessionAggregate(r.value);
+      if (s.ok) out.sessions.push(toSessionRow(s.value, meta, insertedAt));
+      else
+        out.rejects.push(
+          toRejectRow(r, meta, { reason: 'bad_aggregate', detail: s.detail }, insertedAt),
+        );
       continue;
     }
     // The gatekeeper stamped the valid record's timestamp from the raw one, so the contract's

@@ -9,6 +9,9 @@ describe('parseConfig', () => {
       ['valid', 'events.valid'],
       ['clean', 'events.clean'],
       ['dlq', 'events.dlq'],
+      ['late', 'events.late'],
+      ['windows', 'agg.windows'],
+      ['sessions', 'agg.sessions'],
     ]);
     expect(c).toMatchObject({ flushMs: 250, flushRows: 5000, metricsPort: 9402, migrate: false });
   });
@@ -31,7 +34,10 @@ describe('parseConfig', () => {
     [['--flush-ms', 'soon'], /invalid flushMs="soon"/],
     [['--database', 'a-b'], /invalid database="a-b": expected a plain identifier/],
     [['--topics', 'valid=a,valid=b'], /invalid topics=.*each once/],
-    [['--topics', 'windows=agg'], /invalid topics=.*roles from valid\|clean\|dlq/],
+    [
+      ['--topics', 'aggs=agg'],
+      /invalid topics=.*roles from valid\|clean\|dlq\|late\|windows\|sessions/,
+    ],
     [['--clickhouse-url', 'not a url'], /invalid clickhouseUrl/],
     [['--nope', '1'], /unknown flag "--nope"/],
     [['--group'], /flag --group needs a value/],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError, parseOptions, type OptionTable } from '@clickstream/cli-config';
 import { DDL_DIR, DEFAULT_DATABASE, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
 
-/** "valid=events.valid,clean=events.clean,dlq=events.dlq": which topic feeds which table; a role left out is not loaded. */
+/** "valid=events.valid,clean=events.clean,...": which topic feeds which table; a role left out is not loaded. */
 const TopicsSchema = z.string().transform((text, ctx) => {
   const map = new Map<TableRole, string>();
   for (const part of text
@@ -87,7 +87,8 @@ const OPTIONS = {
   topics: {
     flag: '--topics',
     env: 'LOADER_TOPICS',
-    default: 'valid=events.valid,clean=events.clean,dlq=events.dlq',
+    default:
+      'valid=events.valid,clean=events.clean,dlq=events.dlq,late=events.late,windows=agg.windows,sessions=agg.sessions',
     help: 'role=topic pairs',
   },
   // Freshness target: p99 < 3 s in events_valid, so a batch waits at most 250 ms.
@@ -141,7 +142,7 @@ const OPTIONS = {
 
 export const USAGE =
   'usage: loader [--migrate] [--bootstrap HOSTS] [--clickhouse-url URL] [--database NAME] [--group ID] [--client-id ID]\n' +
-  '              [--topics valid=T,clean=T,dlq=T] [--flush-ms N] [--flush-rows N] [--max-attempts N]\n' +
+  '              [--topics valid=T,clean=T,dlq=T,late=T,windows=T,sessions=T] [--flush-ms N] [--flush-rows N] [--max-attempts N]\n' +
   '              [--request-timeout-ms N] [--lag-interval-ms N (0 = off)] [--metrics-port N (0 = any free port)]\n' +
   '              [--ddl-dir DIR] [--log-level LEVEL] [--fault none|crash-after-insert --fault-after-batches N]';
 

@@ -12,19 +12,16 @@ export interface SinkDeps {
 }
 
 export function createSink(d: SinkDeps): (records: InRecord[]) => Promise<void> {
-  async function insert(
-    table: string,
-    rows: readonly { kafka_topic: string; ingest_time?: number | null }[],
-    insertedAt: number,
-  ): Promise<void> {
+  async function insert(table: string, rows: readonly object[], insertedAt: number): Promise<void> {
     if (rows.length === 0) return;
     const end = d.metrics.insertSeconds.startTimer({ table });
     await d.warehouse.insertRows(table, rows);
     end();
     d.metrics.rowsInserted.inc({ table }, rows.length);
     for (const r of rows) {
-      if (typeof r.ingest_time === 'number')
-        d.metrics.eventAgeSeconds.observe({ table }, (insertedAt - r.ingest_time) / 1000);
+      const ingestTime = (r as { ingest_time?: unknown }).ingest_time;
+      if (typeof ingestTime === 'number')
+        d.metrics.eventAgeSeconds.observe({ table }, (insertedAt - ingestTime) / 1000);
     }
   }
 
@@ -37,6 +34,9 @@ export function createSink(d: SinkDeps): (records: InRecord[]) => Promise<void> 
       await insert(TABLES.valid, batch.valid, insertedAt);
       await insert(TABLES.clean, batch.clean, insertedAt);
       await insert(TABLES.dlq, batch.dlq, insertedAt);
+      await insert(TABLES.late, batch.late, insertedAt);
+      await insert(TABLES.windows, batch.windows, insertedAt);
+      await insert(TABLES.sessions, batch.sessions, insertedAt);
       await insert(TABLES.rejects, batch.rejects, insertedAt);
     } catch (e) {
       d.metrics.flushFailures.inc();

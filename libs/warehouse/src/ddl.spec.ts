@@ -22,6 +22,9 @@ describe('the repository DDL', () => {
       '002_events_clean.sql',
       '003_events_dlq.sql',
       '004_load_rejects.sql',
+      '005_events_late.sql',
+      '006_agg_windows.sql',
+      '007_agg_sessions.sql',
     ]);
     for (const f of files) {
       expect(f.statements.length).toBeGreaterThan(0);

@@ -43,3 +43,18 @@ export type {
   ReasonCount,
   RevenueSource,
 } from './dashboard';
+export type { EventTableRole } from './tables';
+export {
+  toWindowRow,
+  toSessionRow,
+  readWindowRows,
+  readSessionRows,
+  AGGREGATE_TABLE_KEYS,
+} from './aggregates';
+export type {
+  WindowRow,
+  SessionRow,
+  AggregateRows,
+  StoredWindow,
+  StoredSession,
+} from './aggregates';

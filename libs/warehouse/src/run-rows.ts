@@ -2,7 +2,7 @@
  * Reads one run's rows of an event table as a dashboard sees them (FINAL), with the counts a
  * checker needs to tell real duplicates from rows ReplacingMergeTree has not merged yet.
  */
-import { TABLES, type TableRole } from './tables';
+import { TABLES, type EventTableRole } from './tables';
 import type { Warehouse } from './types';
 
 /** The ORDER BY of each event table (infra/clickhouse/ddl): raw rows per key beyond one are unmerged duplicates. */
@@ -10,7 +10,8 @@ export const EVENT_TABLE_KEYS = {
   valid: ['run_id', 'seq', 'kafka_partition', 'kafka_offset'],
   dlq: ['run_id', 'seq', 'kafka_partition', 'kafka_offset'],
   clean: ['run_id', 'event_id'],
-} as const satisfies Record<TableRole, readonly string[]>;
+  late: ['run_id', 'event_id'],
+} as const satisfies Record<EventTableRole, readonly string[]>;
 
 /** One row of a run under FINAL: the seq, plus the reason (dlq) or the event_id (clean). */
 export interface RunRow {
@@ -31,12 +32,17 @@ export interface RunRows {
   unmerged: number[][];
 }
 
-const EXTRA_COLUMN: Record<TableRole, string> = { valid: '', dlq: ', reason', clean: ', event_id' };
+const EXTRA_COLUMN: Record<EventTableRole, string> = {
+  valid: '',
+  dlq: ', reason',
+  clean: ', event_id',
+  late: ', event_id',
+};
 
 /** This run's rows of the table of `role`, read with FINAL, and how many stored rows FINAL collapsed. */
 export async function readRunRows(
   wh: Pick<Warehouse, 'query'>,
-  role: TableRole,
+  role: EventTableRole,
   runId: string,
   examples = 5,
 ): Promise<RunRows> {
