@@ -79,3 +79,5 @@ export {
   sessionAggregateSchema,
 } from './aggregate/wire';
 export type { AggregateDecodeResult } from './aggregate/wire';
+export { FRAMES_CONTENT_TYPE, encodeFrames, decodeFrames } from './collector/frames';
+export type { Frame, FramesResult } from './collector/frames';
