@@ -89,6 +89,8 @@ cmd_status() {
     else health=unhealthy; bad=1; fi
     printf '%-18s %-8s %-6s %s\n' "$c" "${pid:--}" "$(component_port "$c")" "$health"
   done
+  # What is firing (Alertmanager); informational, it does not change the exit code.
+  [[ -n $(live_pid alertmanager) ]] && { bash "$REPO_ROOT/tools/alerts" --brief || true; }
   return $bad
 }
 

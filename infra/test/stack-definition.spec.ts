@@ -14,6 +14,9 @@ const PUBLISHER: Record<string, string | null> = {
   KAFKA_1_CONTROLLER_PORT: 'kafka-1',
   KAFKA_2_CONTROLLER_PORT: 'kafka-2',
   KAFKA_3_CONTROLLER_PORT: 'kafka-3',
+  KAFKA_1_METRICS_PORT: 'kafka-1',
+  KAFKA_2_METRICS_PORT: 'kafka-2',
+  KAFKA_3_METRICS_PORT: 'kafka-3',
   CLICKHOUSE_HTTP_PORT: 'clickhouse',
   CLICKHOUSE_TCP_PORT: 'clickhouse',
   CLICKHOUSE_INTERSERVER_PORT: 'clickhouse',
@@ -26,6 +29,7 @@ const PUBLISHER: Record<string, string | null> = {
   GATEKEEPER_METRICS_PORT: 'gatekeeper',
   PROBE_METRICS_PORT: 'probe',
   LOADER_METRICS_PORT: 'loader',
+  PAGER_PORT: 'pager',
 };
 
 interface ComposeService {
@@ -164,6 +168,10 @@ describe('prometheus.yml (local)', () => {
       'GATEKEEPER_METRICS_PORT',
       'PROBE_METRICS_PORT',
       'LOADER_METRICS_PORT',
+      'PAGER_PORT',
+      'KAFKA_1_METRICS_PORT',
+      'KAFKA_2_METRICS_PORT',
+      'KAFKA_3_METRICS_PORT',
       'ALERTMANAGER_PORT',
       'PROMETHEUS_PORT',
     ]
@@ -202,8 +210,8 @@ describe('Kafka node template', () => {
     expect(props.get(key)).toBe(value);
   });
 
-  it('lets transactions live at least 15 minutes (Flink two-phase-commit sinks)', () => {
-    expect(Number(props.get('transaction.max.timeout.ms'))).toBeGreaterThanOrEqual(900_000);
+  it('lets transactions live an hour (Flink two-phase-commit sinks, CleanJobConfig)', () => {
+    expect(Number(props.get('transaction.max.timeout.ms'))).toBe(3_600_000);
   });
 
   it('names all three controllers in the static quorum', () => {

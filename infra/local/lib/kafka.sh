@@ -53,6 +53,17 @@ kafka_format() {
 
 kafka_healthy() { port_open "$(kafka_port "$1")"; }
 
+kafka_metrics_port() { local v="KAFKA_$1_METRICS_PORT"; printf '%s' "${!v}"; }
+# The Prometheus JMX exporter agent (tools/setup fetches it into .cache/jmx-exporter) serving a
+# filtered set of broker metrics on 127.0.0.1:KAFKA_N_METRICS_PORT; nothing when it is not there.
+kafka_metrics_agent() {
+  local jar; jar=$(compgen -G "$CACHE_DIR/jmx-exporter/jmx_prometheus_javaagent-*.jar" | head -n 1 || true)
+  # A port the agent cannot bind makes the JVM exit: keep it out of the ephemeral range.
+  [[ -n $jar ]] && reserve_ephemeral_ports "$(kafka_metrics_port "$1")" >&2
+  [[ -n $jar ]] && printf -- '-javaagent:%s=127.0.0.1:%s:%s' "$jar" "$(kafka_metrics_port "$1")" "$STACK_DIR/kafka/jmx-exporter.yml"
+  return 0
+}
+
 kafka_start() {
   local n=$1 name="kafka-$1" dir; dir=$(kafka_dir "$1")
   if [[ -n $(live_pid "$name") ]]; then return 0; fi
@@ -68,6 +79,7 @@ kafka_start() {
   fi
   # shellcheck disable=SC2086 # heap options are a word list
   (cd "$dir" && start_detached "$name" "$dir/logs/stdout.log" "${runas[@]}" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
+    $(kafka_metrics_agent "$n") \
     -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
     -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties")
   log "started $name (pid $(live_pid "$name")${user:+, user $user})"
