@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { randomUUID } from 'crypto';
+import pino from 'pino';
 import {
   createIdempotentProducer,
   createTopics,
@@ -25,8 +26,8 @@ const seconds = Number(process.argv[3] ?? '20');
 const rates = (process.argv[4] ?? '2000,5000,10000,20000,40000').split(',').map(Number);
 const bootstrap =
   process.env['GENERATOR_BOOTSTRAP'] ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
-const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-const logger = { ...quiet, child: () => logger };
+const quiet = pino({ level: 'silent' });
+const logger = quiet;
 const client: KafkaClientOptions = { bootstrap, clientId: 'generator-bench', logger };
 
 interface Result {

@@ -24,7 +24,7 @@ import { options, silentLogger } from './helpers';
 
 const BOOTSTRAP =
   process.env['GENERATOR_IT_BOOTSTRAP'] ?? '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092';
-const logger = { ...silentLogger, child: () => logger };
+const logger = silentLogger;
 const client: KafkaClientOptions = { bootstrap: BOOTSTRAP, clientId: 'generator-it', logger };
 const MAIN = path.join(__dirname, '..', 'dist', 'main.js');
 

@@ -1,5 +1,6 @@
 /** Test helpers shared by the generator's unit and integration specs: default options and a sink that keeps what it was given. */
 
+import pino from 'pino';
 import type { FaultRatios } from '@clickstream/contracts';
 import type { RunOptions } from '../src/run';
 import type { Sink, SinkOutcome, SinkRecord } from '../src/sink';
@@ -61,4 +62,4 @@ export function capturingSink(
   };
 }
 
-export const silentLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+export const silentLogger = pino({ level: 'silent' });
