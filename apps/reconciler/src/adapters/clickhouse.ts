@@ -3,8 +3,8 @@
 import {
   readRunRows,
   TABLES,
+  type EventTableRole,
   type RunRows,
-  type TableRole,
   type Warehouse,
 } from '@clickstream/warehouse';
 import { SeqList, toIndexSeq, type LayerContents, type LayerRead } from '../core/contents';
@@ -15,7 +15,7 @@ export type SqlSource = Pick<Warehouse, 'query'>;
 
 export interface ClickHouseLayerOptions {
   /** The event table of the layer (its name, key and columns are the warehouse's). */
-  role: TableRole;
+  role: EventTableRole;
   kind: LayerKind;
   runId: string;
   examples?: number;
@@ -61,4 +61,4 @@ export const CLICKHOUSE_TABLES = {
   'clickhouse.valid': { role: 'valid', kind: 'valid' },
   'clickhouse.dlq': { role: 'dlq', kind: 'dlq' },
   'clickhouse.clean': { role: 'clean', kind: 'clean' },
-} as const satisfies Record<string, { role: TableRole; kind: LayerKind }>;
+} as const satisfies Record<string, { role: EventTableRole; kind: LayerKind }>;
