@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Submits a Flink job to the session cluster over REST, resuming from its newest retained checkpoint; idempotent.
-# Usage: infra/flink/submit.sh <job> [--key value ...]   (job: clean; extra args are the job's program args)
+# Usage: infra/flink/submit.sh <job> [--key value ...]   (job: clean | windows; extra args are the job's program args)
 #        infra/flink/submit.sh --cancel <job-name>       (cancels every live job with that name)
 # Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
 #      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait).
@@ -17,8 +17,23 @@ WAREHOUSE="$RUN_DIR/iceberg/warehouse"
 BOOTSTRAP=${KAFKA_BOOTSTRAP:-127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092}
 
 # Job registry: jar, entry class, and the program args every submission gets (later args override earlier ones).
-job_jar() { case $1 in clean) printf '%s' "$FLINK_DIR/jobs/clean/target/clean-job.jar" ;; *) return 1 ;; esac; }
-job_class() { case $1 in clean) printf '%s' shop.clickstream.flink.clean.CleanJob ;; esac; }
+job_jar() {
+  case $1 in
+    clean) printf '%s' "$FLINK_DIR/jobs/clean/target/clean-job.jar" ;;
+    windows) printf '%s' "$FLINK_DIR/jobs/windows/target/windows-job.jar" ;;
+    *) return 1 ;;
+  esac
+}
+job_class() {
+  case $1 in
+    clean) printf '%s' shop.clickstream.flink.clean.CleanJob ;;
+    windows) printf '%s' shop.clickstream.flink.windows.WindowsJob ;;
+  esac
+}
+# The job's own default state backend (recorded next to its checkpoints, see below).
+job_backend() { case $1 in windows) printf hashmap ;; *) printf rocksdb ;; esac; }
+# Program args only some jobs take.
+job_args() { case $1 in clean) printf '%s\n' --warehouse "$WAREHOUSE" ;; esac; }
 
 # Tiny JSON helpers (python3 is a setup prerequisite; jq is not).
 json_get() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval("d"+sys.argv[1]))' "$1"; }
@@ -85,9 +100,10 @@ print(j["state"] if j["state"] != "RUNNING" else ("RUNNING" if all(t == "RUNNING
 
 submit() {
   local job=$1; shift
-  local jar; jar=$(job_jar "$job") || die "unknown job '$job'; expected one of: clean"
+  local jar; jar=$(job_jar "$job") || die "unknown job '$job'; expected one of: clean, windows"
   # The job name decides idempotence and the checkpoint directory, so read it from the args (default: the job).
-  local name=$job backend=rocksdb i args=("$@")
+  local name=$job backend i args=("$@")
+  backend=$(job_backend "$job")
   for ((i = 0; i < ${#args[@]}; i++)); do
     [[ ${args[i]} == --job-name ]] && name=${args[i + 1]:-}
     [[ ${args[i]} == --state-backend ]] && backend=${args[i + 1]:-}
@@ -123,7 +139,8 @@ submit() {
       "submission uses '$backend'; a checkpoint cannot switch backends. Pass --state-backend $written, or start" \
       "without the checkpoint (FLINK_FRESH=1: resumes from the group's committed offsets but loses the dedup state)"
   fi
-  local program=(--job-name "$name" --bootstrap "$BOOTSTRAP" --warehouse "$WAREHOUSE"
+  local extra; mapfile -t extra < <(job_args "$job")
+  local program=(--job-name "$name" --bootstrap "$BOOTSTRAP" "${extra[@]}"
     --checkpoint-dir "file://$CHECKPOINT_ROOT/$name" "$@")
 
   local upload jar_id body jobid

@@ -65,6 +65,19 @@ class AggregateEncoderTest {
     assertEquals("run-1|sess-9|100", s.kafkaKey());
   }
 
+  private static String wireFingerprint(byte[] bytes) {
+    StringBuilder hex = new StringBuilder();
+    for (int i = 2; i < 10; i++) hex.append(String.format("%02x", bytes[i] & 0xff));
+    return hex.toString();
+  }
+
+  @Test
+  void fingerprintsOnTheWireAreTheOnesPinnedByTheTypeScriptContract() {
+    // libs/contracts/src/aggregate/wire.spec.ts pins the same bytes: both halves of #12 decode each other's rows.
+    assertEquals("f5c4179062d1f726", wireFingerprint(encoder.encode(new WindowRow() {{ runId = "r"; eventType = "page_view"; }})));
+    assertEquals("0c048208d186cbd3", wireFingerprint(encoder.encode(new SessionRow() {{ runId = "r"; sessionId = "s"; }})));
+  }
+
   @Test
   void fieldOrderIsTheContracts() {
     assertEquals("[run_id, window_start, window_end, event_type, event_count, amount_cents_sum, distinct_sessions, version,"
