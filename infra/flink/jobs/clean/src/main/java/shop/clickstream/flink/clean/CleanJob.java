@@ -77,9 +77,9 @@ public final class CleanJob {
     conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
     conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
-    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
+    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(CleanJobConfig.CHECKPOINT_TIMEOUT_MS));
     // A failed checkpoint (e.g. a broker down) should not restart the job; the next one will carry the data.
-    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 5);
+    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, CleanJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
     // RocksDB keeps the dedup keys off the shared heap; incremental checkpoints upload only new SST files, so a
     // checkpoint every few seconds does not rewrite millions of keys.
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
@@ -115,7 +115,7 @@ public final class CleanJob {
         .setRecordSerializer(new CleanRecordSerializer(c.cleanTopic))
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
         .setTransactionalIdPrefix(c.transactionalIdPrefix)
-        // Must outlast checkpoint interval + recovery, and stay <= the brokers' transaction.max.timeout.ms (900000).
+        // Outlasts the worst run of failed checkpoints plus a restart (CleanJobConfig); <= the brokers' maximum.
         .setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeoutMs))
         .setProperty("linger.ms", "5")
         .setProperty("acks", "all")

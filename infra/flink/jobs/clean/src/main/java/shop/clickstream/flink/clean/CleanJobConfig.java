@@ -14,7 +14,7 @@ public final class CleanJobConfig implements Serializable {
   public static final Set<String> KEYS = Set.of(
       "job-name", "bootstrap", "valid-topic", "clean-topic", "group-id", "transactional-id-prefix",
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
-      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "state-backend");
+      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend");
 
   public final String jobName;
   public final String bootstrap;
@@ -36,8 +36,19 @@ public final class CleanJobConfig implements Serializable {
   public final String icebergNamespace;
   public final String icebergTable;
   public final String parquetCodec;
-  /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (900000). */
+  /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
+  /**
+   * How long the job may be down (cancelled, cluster stopped, restarting) and still recover without losing data:
+   * what is left of the transaction timeout after the worst run of failed checkpoints (see {@link #maxOpenMs}).
+   */
+  public final long restartBudgetMs;
+
+  /** The checkpoint timeout and the failed checkpoints in a row that the job tolerates (see CleanJob). */
+  public static final long CHECKPOINT_TIMEOUT_MS = 120_000;
+  public static final int TOLERABLE_CHECKPOINT_FAILURES = 5;
+  /** The brokers' transaction.max.timeout.ms (infra/local/kafka/server.properties.tmpl, compose). */
+  public static final long BROKER_MAX_TRANSACTION_TIMEOUT_MS = 3_600_000;
 
   private CleanJobConfig(Map<String, String> a) {
     jobName = a.getOrDefault("job-name", "clean");
@@ -57,12 +68,31 @@ public final class CleanJobConfig implements Serializable {
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");
     icebergTable = identifier(a, "iceberg-table", "events_clean");
     parquetCodec = oneOf(a, "parquet-codec", "snappy", List.of("uncompressed", "snappy", "zstd", "gzip"));
-    transactionTimeoutMs = number(a, "transaction-timeout-ms", 600_000, 60_000, 900_000);
-    if (checkpointIntervalMs * 10 > transactionTimeoutMs) {
-      throw new IllegalArgumentException("transaction-timeout-ms=" + transactionTimeoutMs
-          + " must be at least 10x checkpoint-interval-ms=" + checkpointIntervalMs
-          + " so a transaction outlives a few failed checkpoints");
+    transactionTimeoutMs = number(a, "transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
+        BROKER_MAX_TRANSACTION_TIMEOUT_MS);
+    restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);
+    // A transaction must outlive everything between its opening and the commit of its checkpoint, or the broker
+    // aborts it and the recovered job's commit finds it gone: the connector then logs data loss and drops it.
+    long needed = maxOpenMs(checkpointIntervalMs) + restartBudgetMs;
+    if (transactionTimeoutMs < needed) {
+      throw new IllegalArgumentException("--transaction-timeout-ms='" + transactionTimeoutMs + "': expected at least "
+          + needed + " = (tolerable checkpoint failures " + TOLERABLE_CHECKPOINT_FAILURES + " + 1) x (checkpoint timeout "
+          + CHECKPOINT_TIMEOUT_MS + " + checkpoint-interval-ms " + checkpointIntervalMs + ") + restart-budget-ms "
+          + restartBudgetMs + ", so that a transaction outlives failed checkpoints and a restart");
     }
+  }
+
+  /**
+   * The longest a transaction stays open while the job runs: every checkpoint after the one that opened it times
+   * out, up to the tolerated number, before the job fails over.
+   */
+  public static long maxOpenMs(long checkpointIntervalMs) {
+    return (TOLERABLE_CHECKPOINT_FAILURES + 1L) * (CHECKPOINT_TIMEOUT_MS + checkpointIntervalMs);
+  }
+
+  /** How long the job may be down and still recover every open transaction (logged at start, in docs/FLINK.md). */
+  public long maxDowntimeMs() {
+    return transactionTimeoutMs - maxOpenMs(checkpointIntervalMs);
   }
 
   /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */

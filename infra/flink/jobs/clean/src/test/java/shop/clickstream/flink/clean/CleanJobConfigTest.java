@@ -16,7 +16,10 @@ class CleanJobConfigTest {
     assertEquals(5_000, c.checkpointIntervalMs);
     assertEquals(3_600_000, c.dedupTtlMs);
     assertEquals(2, c.parallelism);
-    assertEquals(600_000, c.transactionTimeoutMs);
+    assertEquals(3_600_000, c.transactionTimeoutMs);
+    assertEquals(600_000, c.restartBudgetMs);
+    // 6 x (120 s + 5 s) of failed checkpoints leave 47.5 minutes of downtime that recovery survives.
+    assertEquals(2_850_000, c.maxDowntimeMs());
     assertEquals("flink-clean-events.clean", c.transactionalIdPrefix);
   }
 
@@ -29,11 +32,23 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void refusesATransactionTimeoutThatFailedCheckpointsAndARestartWouldOutlive() {
+    // 600 s (the old default) < 6 x 125 s of failed checkpoints + a 10-minute restart budget.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "600000"}));
+    assertTrue(e.getMessage().contains("expected at least 1350000"), e.getMessage());
+    CleanJobConfig c = CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "1350000"});
+    assertEquals(600_000, c.maxDowntimeMs());
+    assertThrows(IllegalArgumentException.class, () -> CleanJobConfig.parse(
+        new String[] {"--transaction-timeout-ms", "1350000", "--checkpoint-interval-ms", "6000"}));
+  }
+
+  @Test
   void errorsNameKeyValueAndExpectation() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "1000000"}));
-    assertTrue(e.getMessage().contains("--transaction-timeout-ms='1000000'"), e.getMessage());
-    assertTrue(e.getMessage().contains("[60000, 900000]"), e.getMessage());
+        () -> CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "4000000"}));
+    assertTrue(e.getMessage().contains("--transaction-timeout-ms='4000000'"), e.getMessage());
+    assertTrue(e.getMessage().contains("[60000, 3600000]"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> CleanJobConfig.parse(new String[] {"--nope", "1"}));
     assertThrows(IllegalArgumentException.class, () -> CleanJobConfig.parse(new String[] {"--parquet-codec", "lz4"}));
     assertThrows(IllegalArgumentException.class, () -> CleanJobConfig.parse(new String[] {"--parallelism"}));
