@@ -291,6 +291,8 @@
       const v = here.get(k);
       if (v !== null) document.getElementById(k).value = v;
     }
+    // An explicit from/to in the URL is a custom range, not the preset the select shows by default.
+    if (here.get('from') !== null) document.getElementById('range').value = '';
     document.getElementById('controls').addEventListener('submit', (e) => {
       e.preventDefault();
       const next = new URLSearchParams(window.location.search);
@@ -299,8 +301,11 @@
         if (v === '') next.delete(k);
         else next.set(k, v);
       }
-      // A preset range replaces an explicit from.
-      next.delete('from');
+      // A preset range replaces an explicit from/to.
+      if (next.get('range') !== null) {
+        next.delete('from');
+        next.delete('to');
+      }
       history.replaceState(null, '', '?' + next.toString());
       refreshAll().then(schedule, schedule);
     });
