@@ -24,6 +24,8 @@ export const NEED = {
   absentPoison: 4,
   /** Absent: a valid event must not reach the dead-letter layer. */
   absentValid: 5,
+  /** Absent: an on-time event must not reach the late layer (core/timed-expectation.ts). */
+  absentOnTime: 6,
 } as const;
 
 /** Why a record whose key must be absent is unexpected (indexed by NEED value). */
@@ -34,6 +36,7 @@ export const UNEXPECTED_WHY: readonly string[] = [
   'seq never sent according to the ledger',
   'poison leaked into a valid layer',
   'valid event in the dead-letter layer',
+  'on-time event in the late layer',
 ];
 
 /**
@@ -47,7 +50,12 @@ export function expectationOf(kind: LayerKind, ledger: LedgerIndex): Uint8Array 
     if (known[seq] !== 1) continue;
     const d = delivery[seq];
     const poison = fate[seq] === FATE.poison;
-    const sent = d === DELIVERY.acked ? NEED.once : d === DELIVERY.failed ? NEED.atMostOnce : NEED.absentNeverSent;
+    const sent =
+      d === DELIVERY.acked
+        ? NEED.once
+        : d === DELIVERY.failed
+          ? NEED.atMostOnce
+          : NEED.absentNeverSent;
     switch (kind) {
       case 'raw':
         need[seq] = sent;
@@ -76,6 +84,7 @@ export function expectationOf(kind: LayerKind, ledger: LedgerIndex): Uint8Array 
 
 /** once beats atMostOnce beats never-sent (0 = not yet set). */
 function strongest(a: number, b: number): number {
-  const rank = (n: number): number => (n === NEED.once ? 3 : n === NEED.atMostOnce ? 2 : n === NEED.absentNeverSent ? 1 : 0);
+  const rank = (n: number): number =>
+    n === NEED.once ? 3 : n === NEED.atMostOnce ? 2 : n === NEED.absentNeverSent ? 1 : 0;
   return rank(a) >= rank(b) ? a : b;
 }

@@ -20,8 +20,10 @@ export interface ReconcileInput {
   now?: number;
 }
 
-export function reconcile(input: ReconcileInput): ReconciliationReport {
-  const started = Date.now();
+/** Problems of the ledger itself (and of its agreement with the run and manifest): each makes every verdict unknown. */
+export function ledgerProblemsOf(
+  input: Pick<ReconcileInput, 'ledger' | 'manifestSends' | 'runId'>,
+): string[] {
   const { ledger } = input;
   const problems = [...ledger.problems];
   if (ledger.runId !== null && ledger.runId !== input.runId) {
@@ -33,6 +35,13 @@ export function reconcile(input: ReconcileInput): ReconciliationReport {
   if (input.manifestSends !== null && input.manifestSends !== ledger.rows) {
     problems.push(`ledger has ${ledger.rows} row(s) but the manifest says ${input.manifestSends} send(s)`);
   }
+  return problems;
+}
+
+export function reconcile(input: ReconcileInput): ReconciliationReport {
+  const started = Date.now();
+  const { ledger } = input;
+  const problems = ledgerProblemsOf(input);
   const needs = new Map<LayerKind, Uint8Array>();
   const layers: LayerReport[] = input.layers.map(({ layer, read }) => {
     const kind = KIND_OF[layer];

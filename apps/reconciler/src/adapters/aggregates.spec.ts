@@ -1,0 +1,93 @@
+import { encodeWindowAggregate, HEADERS, type WindowAggregate } from '@clickstream/contracts';
+import type { InRecord } from '@clickstream/kafka-tx';
+import { decodeWindowEmission, latestPerKey } from './aggregates';
+
+const T0 = 1_700_000_000_000;
+
+function win(over: Partial<WindowAggregate> = {}): WindowAggregate {
+  return {
+    run_id: 'r1',
+    window_start: T0,
+    window_end: T0 + 10_000,
+    event_type: 'page_view',
+    event_count: 1,
+    amount_cents_sum: 0,
+    distinct_sessions: 1,
+    version: 1,
+    is_final: false,
+    emitted_at: T0,
+    ...over,
+  };
+}
+
+function rec(offset: number, w: WindowAggregate | Buffer, key?: string): InRecord {
+  const value = Buffer.isBuffer(w) ? w : encodeWindowAggregate(w);
+  const k = key ?? (Buffer.isBuffer(w) ? 'r1|x' : `${w.run_id}|${w.window_start}|${w.event_type}`);
+  return {
+    topic: 'agg.windows',
+    partition: 0,
+    offset,
+    key: Buffer.from(k),
+    value,
+    headers: { [HEADERS.runId]: Buffer.from('r1') },
+    timestamp: T0,
+  };
+}
+
+const ends = new Map([[0, 100]]);
+
+describe('latestPerKey', () => {
+  it('the empty topic holds no row', () => {
+    expect(latestPerKey([], 'r1', ends, decodeWindowEmission).rows).toEqual([]);
+  });
+
+  it('keeps the highest version per key whatever the order, and ignores other runs and records past the end offsets', () => {
+    const c = latestPerKey(
+      [
+        rec(0, win({ version: 2, event_count: 2, is_final: true })),
+        rec(1, win({ version: 1 })),
+        rec(2, win({ run_id: 'r2', version: 9 })),
+        rec(100, win({ version: 3, event_count: 3 })),
+      ],
+      'r1',
+      ends,
+      decodeWindowEmission,
+    );
+    expect(c.rows).toEqual([
+      {
+        key: `r1|${T0}|page_view`,
+        values: {
+          window_end: T0 + 10_000,
+          event_count: 2,
+          amount_cents_sum: 0,
+          distinct_sessions: 1,
+        },
+        version: 2,
+        isFinal: true,
+        retracted: false,
+      },
+    ]);
+    expect(c.foreign).toBe(1);
+    expect(c.conflicts).toEqual([]);
+  });
+
+  it('reports two different emissions of the latest version, and undecodable records of the run', () => {
+    const c = latestPerKey(
+      [
+        rec(0, win({ version: 2, event_count: 2 })),
+        rec(1, win({ version: 2, event_count: 5 })),
+        rec(2, Buffer.from([0xc3, 0x01, 0])),
+      ],
+      'r1',
+      ends,
+      decodeWindowEmission,
+    );
+    expect(c.conflicts).toEqual([{ key: `r1|${T0}|page_view`, version: 2 }]);
+    expect(c.undecodable.count).toBe(1);
+  });
+
+  it('notes records whose Kafka key is not the key of their value', () => {
+    const c = latestPerKey([rec(0, win(), 'r1|0|page_view')], 'r1', ends, decodeWindowEmission);
+    expect(c.notes.join()).toContain('1 record(s) whose Kafka key');
+  });
+});

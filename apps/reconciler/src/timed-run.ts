@@ -1,0 +1,135 @@
+/** Reads the timed layers (late stream, windows, sessions in Kafka and ClickHouse) and the ingest times, then runs their pure core. */
+
+import type { LayerReport } from '@clickstream/contracts';
+import {
+  decodeSessionEmission,
+  decodeWindowEmission,
+  readClickHouseSessions,
+  readClickHouseWindows,
+  readKafkaAggregates,
+} from './adapters/aggregates';
+import { readClickHouseLayer, type SqlSource } from './adapters/clickhouse';
+import { readIngestTimes } from './adapters/ingest';
+import { readKafkaLayer, type TopicSource } from './adapters/kafka';
+import { readLedgerEvents } from './adapters/ledger-events';
+import type { LedgerIndex } from './core/ledger-index';
+import type { LedgerEvents } from './core/ledger-events';
+import { reconcileTimed, type TimedRead } from './core/reconcile-timed';
+import { TIMED_KIND_OF, TIMED_SOURCE_OF, type TimedLayer } from './core/timed-layers';
+
+export interface TimedTopics {
+  valid: string;
+  late: string;
+  windows: string;
+  sessions: string;
+}
+
+export interface TimedDeps {
+  layers: readonly TimedLayer[];
+  topics: TimedTopics;
+  ingestBoundMs: number;
+  examples: number;
+  logger: { info(o: object, msg?: string): void };
+  kafka: () => TopicSource;
+  sql: () => SqlSource;
+  /** Defaults to the columnar ledger reader. */
+  ledgerEvents?: (file: string) => Promise<LedgerEvents>;
+}
+
+export interface TimedRun {
+  runId: string;
+  ledger: LedgerIndex;
+  ledgerFile: string;
+  latenessMs: number;
+  ledgerProblems: string[];
+}
+
+async function readLayer(
+  deps: TimedDeps,
+  layer: TimedLayer,
+  runId: string,
+  kafka: () => TopicSource,
+  sql: () => SqlSource,
+): Promise<TimedRead> {
+  const kind = TIMED_KIND_OF[layer];
+  if (TIMED_SOURCE_OF[layer] === 'kafka') {
+    const source = kafka();
+    if (kind === 'late') {
+      const ends = await source.endOffsets(deps.topics.late).catch(() => null);
+      if (ends === null)
+        return {
+          layer,
+          kind,
+          read: { ok: false, error: `topic ${deps.topics.late}: end offsets`, readMs: 0 },
+        };
+      return {
+        layer,
+        kind,
+        read: await readKafkaLayer(source, { topic: deps.topics.late, kind: 'clean', runId, ends }),
+      };
+    }
+    if (kind === 'windows')
+      return {
+        layer,
+        kind,
+        read: await readKafkaAggregates(source, deps.topics.windows, runId, decodeWindowEmission),
+      };
+    return {
+      layer,
+      kind,
+      read: await readKafkaAggregates(source, deps.topics.sessions, runId, decodeSessionEmission),
+    };
+  }
+  const s = sql();
+  if (kind === 'late')
+    return {
+      layer,
+      kind,
+      read: await readClickHouseLayer(s, {
+        role: 'late',
+        kind: 'clean',
+        runId,
+        examples: deps.examples,
+      }),
+    };
+  if (kind === 'windows') return { layer, kind, read: await readClickHouseWindows(s, runId) };
+  return { layer, kind, read: await readClickHouseSessions(s, runId) };
+}
+
+export async function reconcileTimedLayers(deps: TimedDeps, run: TimedRun): Promise<LayerReport[]> {
+  if (deps.layers.length === 0) return [];
+  let source: TopicSource | undefined;
+  let warehouse: SqlSource | undefined;
+  const kafka = (): TopicSource => (source ??= deps.kafka());
+  const sql = (): SqlSource => (warehouse ??= deps.sql());
+  const started = Date.now();
+  const events = await (deps.ledgerEvents ?? readLedgerEvents)(run.ledgerFile);
+  // Ingest times first: an event that reaches events.valid later is unknown to this reconciliation,
+  // which makes the timed layers unknown rather than wrong.
+  const ingest = await readIngestTimes(kafka(), deps.topics.valid, run.runId);
+  deps.logger.info(
+    {
+      events: events.size,
+      ingest: ingest.ok ? ingest.times.size : ingest.error,
+      ms: Date.now() - started,
+    },
+    'ingest times read',
+  );
+  const layers: TimedRead[] = [];
+  for (const layer of deps.layers) {
+    const t = Date.now();
+    const read = await readLayer(deps, layer, run.runId, kafka, sql);
+    deps.logger.info({ layer, ms: Date.now() - t, ok: read.read.ok }, 'layer read');
+    layers.push(read);
+  }
+  return reconcileTimed({
+    ledger: run.ledger,
+    events,
+    ingest,
+    latenessMs: run.latenessMs,
+    ingestBoundMs: deps.ingestBoundMs,
+    ledgerProblems: run.ledgerProblems,
+    layers,
+    examples: deps.examples,
+  });
+}
