@@ -42,6 +42,18 @@ export interface ProduceArgs {
   headers: Record<string, Buffer | string>[] | undefined;
 }
 
+/**
+ * A zero-length view into a non-empty buffer. The binding passes a zero-length Buffer's data
+ * pointer to librdkafka, and Node gives an empty Buffer no data (NULL): librdkafka then writes a
+ * NULL value (or key), and an empty record, which other clients keep apart from a null one, comes
+ * out null. A view keeps a real pointer with length 0, which librdkafka writes as empty.
+ */
+const EMPTY = Buffer.alloc(1).subarray(0, 0);
+
+function keepEmpty<T extends Buffer | string | null>(b: T): T | Buffer {
+  return Buffer.isBuffer(b) && b.length === 0 ? EMPTY : b;
+}
+
 export function toProduceArgs(r: OutRecord): ProduceArgs {
   const headers =
     r.headers === undefined ? undefined : Object.entries(r.headers).map(([k, v]) => ({ [k]: v }));
@@ -49,8 +61,8 @@ export function toProduceArgs(r: OutRecord): ProduceArgs {
     topic: r.topic,
     // -1 is RD_KAFKA_PARTITION_UA: let the partitioner choose from the key.
     partition: r.partition ?? -1,
-    value: r.value,
-    key: r.key,
+    value: keepEmpty(r.value),
+    key: r.key === '' ? EMPTY : keepEmpty(r.key),
     timestamp: r.timestamp ?? null,
     headers,
   };

@@ -47,6 +47,32 @@ describe('topics, producer, readTopic, offsets', () => {
     }
   });
 
+  it('keeps an empty value and key apart from a null one, written and read through the real client', async () => {
+    const t = uniqueName('client-empty-null');
+    await createTopics(o, [{ topic: t, partitions: 1 }]);
+    try {
+      const p = await createIdempotentProducer(o);
+      try {
+        const reports = await p.send([
+          { topic: t, partition: 0, key: Buffer.alloc(0), value: Buffer.alloc(0) },
+          { topic: t, partition: 0, key: null, value: null },
+          { topic: t, partition: 0, key: '', value: Buffer.from('x') },
+        ]);
+        expect(reports.map((r) => r.ok)).toEqual([true, true, true]);
+      } finally {
+        await p.close();
+      }
+      const recs = await readTopic({ ...o, topic: t });
+      expect(recs.map((r) => [r.key, r.value])).toEqual([
+        [Buffer.alloc(0), Buffer.alloc(0)],
+        [null, null],
+        [Buffer.alloc(0), Buffer.from('x')],
+      ]);
+    } finally {
+      await deleteTopics(o, [t]);
+    }
+  });
+
   it('reads a topic from the beginning to the end offsets, partition by partition, in offset order', async () => {
     expect(await seed(o, topic, 0, 600)).toBe(600);
     const ends = await endOffsets(o, topic);
