@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the Flink job "windows": events.clean (read_committed) -> lateness by rule -> events.late (late
@@ -28,10 +30,15 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * partition, idle partitions skipped) tracks ingest time. It decides when a row is final, never what it contains.
  */
 public final class WindowsJob {
+  private static final Logger LOG = LoggerFactory.getLogger(WindowsJob.class);
+
   private WindowsJob() {}
 
   public static void main(String[] args) throws Exception {
     WindowsJobConfig c = WindowsJobConfig.parse(args);
+    LOG.info("windows job {}: lateness {} ms, watermark bound {} ms, idleness {} ms, state retention {} ms; may be down"
+        + " {} ms and still recover its open transactions", c.jobName, c.latenessMs, c.outOfOrdernessMs, c.idlenessMs,
+        c.stateRetentionMs, c.maxDowntimeMs());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(c));
     env.setParallelism(c.parallelism);
     if (c.checkpointDir != null) env.getCheckpointConfig().setCheckpointStorage(c.checkpointDir);
@@ -83,8 +90,8 @@ public final class WindowsJob {
     conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
     conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
-    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
-    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 5);
+    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(WindowsJobConfig.CHECKPOINT_TIMEOUT_MS));
+    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, WindowsJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");

@@ -27,6 +27,15 @@ class WindowsJobConfigTest {
   }
 
   @Test
+  void aTransactionMustOutliveFailedCheckpointsAndTheRestartBudget() {
+    WindowsJobConfig c = WindowsJobConfig.parse(new String[0]);
+    assertEquals(900_000 - 6 * 65_000, c.maxDowntimeMs());
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> WindowsJobConfig.parse(new String[] {"--transaction-timeout-ms", "600000"}));
+    assertTrue(e.getMessage().startsWith("--transaction-timeout-ms='600000': expected at least 690000"), e.getMessage());
+  }
+
+  @Test
   void theTransactionalIdPrefixFollowsTheJobName() {
     assertEquals("flink-windows-test-1", WindowsJobConfig.parse(new String[] {"--job-name", "windows-test-1"}).transactionalIdPrefix);
   }
