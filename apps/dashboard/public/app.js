@@ -40,7 +40,11 @@
   }
 
   const fmt = new Intl.NumberFormat('en-US');
-  const money = (cents) => fmt.format(Math.round(cents) / 100);
+  const fmt2 = new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  const money = (cents) => fmt2.format(Math.round(cents) / 100);
   const hhmm = (ms) => new Date(ms).toISOString().slice(11, 16);
 
   function cell(text, value) {
