@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { TOPICS } from '@clickstream/contracts';
 import {
   ConfigError,
+  hostPortList,
+  intIn,
+  logLevel,
   parseOptions,
+  topicName,
   usage as formatUsage,
   type OptionTable,
 } from '@clickstream/cli-config';
@@ -118,26 +122,12 @@ const OPTIONS = {
     flag: '--log-level',
     env: 'GATEKEEPER_LOG_LEVEL',
     default: 'info',
-    help: 'pino level: fatal, error, warn, info, debug, trace',
+    help: 'pino level: fatal, error, warn, info, debug, trace, silent',
   },
 } as const satisfies OptionTable;
 
-const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
-const topicName = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)');
-const intIn = (min: number, max: number) => {
-  const expected = `an integer from ${min} to ${max}`;
-  return z.coerce.number({ error: expected }).int(expected).min(min, expected).max(max, expected);
-};
-
 const ConfigSchema = z.object({
-  bootstrap: z
-    .string()
-    .refine(
-      (s) => s.split(',').every((p) => hostPort.test(p.trim())),
-      'a comma-separated list of host:port',
-    ),
+  bootstrap: hostPortList,
   groupId: z.string().min(1, 'a non-empty consumer group id'),
   instanceId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'an id of 1-64 chars from [A-Za-z0-9._-]'),
   rawTopic: topicName,
@@ -155,10 +145,7 @@ const ConfigSchema = z.object({
   requestTimeoutMs: intIn(100, 900_000).optional(),
   socketTimeoutMs: intIn(10, 300_000).optional(),
   transactionTimeoutMs: intIn(1000, 900_000).optional(),
-  logLevel: z.enum(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
-    'one of fatal, error, warn, info, debug, trace',
-  ),
+  logLevel,
 });
 
 export type GatekeeperConfig = z.infer<typeof ConfigSchema> & {

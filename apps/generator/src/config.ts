@@ -6,7 +6,11 @@ import { DEFAULT_LATENESS_MS, TOPICS, type FaultRatios } from '@clickstream/cont
 import { RUN_ID_PATTERN } from '@clickstream/ledger';
 import {
   ConfigError,
+  hostPortList,
+  intIn,
+  logLevel,
   parseOptions,
+  topicName,
   usage as formatUsage,
   type OptionTable,
 } from '@clickstream/cli-config';
@@ -164,17 +168,12 @@ const OPTIONS = {
     flag: '--log-level',
     env: 'GENERATOR_LOG_LEVEL',
     default: 'info',
-    help: 'pino level: fatal, error, warn, info, debug, trace',
+    help: 'pino level: fatal, error, warn, info, debug, trace, silent',
   },
 } as const satisfies OptionTable;
 
-const hostPort = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
 const num = (expected: string) =>
   z.coerce.number({ error: expected }).refine(Number.isFinite, expected);
-const intIn = (min: number, max: number) => {
-  const expected = `an integer from ${min} to ${max}`;
-  return num(expected).pipe(z.number().int(expected).min(min, expected).max(max, expected));
-};
 const ratio = num('a ratio from 0 to 1').pipe(
   z.number().min(0, 'a ratio from 0 to 1').max(1, 'a ratio from 0 to 1'),
 );
@@ -214,15 +213,8 @@ const ConfigSchema = z.object({
   duration: duration.optional(),
   count: intIn(1, 1_000_000_000).optional(),
   dryRun: bool,
-  bootstrap: z
-    .string()
-    .refine(
-      (s) => s.split(',').every((p) => hostPort.test(p.trim())),
-      'a comma-separated list of host:port',
-    ),
-  topic: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)'),
+  bootstrap: hostPortList,
+  topic: topicName,
   latenessMs: intIn(0, 3_600_000),
   dupRatio: ratio,
   outOfOrderRatio: ratio,
@@ -239,10 +231,7 @@ const ConfigSchema = z.object({
   maxBatch: intIn(1, 100_000),
   maxInFlight: intIn(1, 10_000_000),
   behindMs: intIn(0, 3_600_000),
-  logLevel: z.enum(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace'],
-    'one of fatal, error, warn, info, debug, trace',
-  ),
+  logLevel,
 });
 
 export interface GeneratorConfig {

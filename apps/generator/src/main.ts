@@ -7,6 +7,9 @@ import { kafkaSink } from './kafka-sink';
 import { run } from './run';
 import { drySink, type Sink } from './sink';
 
+/** Exit codes (README): 0 done (or stopped by SIGTERM/SIGINT after writing the ledger, or --help), 1 failure, 2 bad configuration. */
+const EXIT = { ok: 0, failure: 1, config: 2 } as const;
+
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -14,13 +17,13 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`generator: ${err.message}\n(see --help)\n`);
-      return 2;
+      return EXIT.config;
     }
     throw err;
   }
   if (parsed.help) {
     process.stdout.write(`${usage()}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const { run: options, dryRun, logLevel } = parsed.config;
   // Logs go to stderr so that stdout carries only the final JSON summary line.
@@ -58,7 +61,7 @@ async function main(): Promise<number> {
   } finally {
     await sink.close();
   }
-  return 0;
+  return EXIT.ok;
 }
 
 main().then(
@@ -69,6 +72,6 @@ main().then(
     process.stderr.write(
       `generator: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
   },
 );

@@ -1,4 +1,10 @@
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, parseConfig as parse, usage } from './config';
+
+function parseConfig(argv: string[], env: Record<string, string>) {
+  const parsed = parse(argv, env);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed.config;
+}
 
 describe('parseConfig', () => {
   it('has defaults for the local stack', () => {
@@ -30,19 +36,38 @@ describe('parseConfig', () => {
     ]);
   });
 
-  it.each([
-    [['--flush-ms', 'soon'], /invalid flushMs="soon"/],
-    [['--database', 'a-b'], /invalid database="a-b": expected a plain identifier/],
-    [['--topics', 'valid=a,valid=b'], /invalid topics=.*each once/],
+  it.each<[string[], RegExp, Record<string, string>?]>([
+    [['--flush-ms', 'soon'], /--flush-ms: got "soon"; expected an integer from 10 to 60000/],
+    [['--database', 'a-b'], /--database: got "a-b"; expected a plain identifier/],
+    [['--topics', 'valid=a,valid=b'], /--topics: got .*each once/],
     [
       ['--topics', 'aggs=agg'],
-      /invalid topics=.*roles from valid\|clean\|dlq\|late\|windows\|sessions/,
+      /--topics: got .*roles from valid\|clean\|dlq\|late\|windows\|sessions/,
     ],
-    [['--clickhouse-url', 'not a url'], /invalid clickhouseUrl/],
-    [['--nope', '1'], /unknown flag "--nope"/],
-    [['--group'], /flag --group needs a value/],
-  ])('rejects %j naming the key and value', (argv, message) => {
-    expect(() => parseConfig(argv, {})).toThrow(ConfigError);
-    expect(() => parseConfig(argv, {})).toThrow(message);
+    [['--clickhouse-url', 'not a url'], /--clickhouse-url: got "not a url"/],
+    [
+      ['--bootstrap', 'nohost'],
+      /--bootstrap: got "nohost"; expected a comma-separated list of host:port/,
+    ],
+    [[], /LOADER_FLUSH_MS: got ""/, { LOADER_FLUSH_MS: '' }],
+    [['--nope', '1'], /unknown argument "--nope"/],
+    [['--group'], /--group: missing value/],
+  ])('rejects %j naming the flag or variable and the value', (argv, message, env = {}) => {
+    expect(() => parseConfig(argv, env)).toThrow(ConfigError);
+    expect(() => parseConfig(argv, env)).toThrow(message);
+  });
+
+  it('answers --help with a usage text generated from its options', () => {
+    expect(parse(['--help'], {})).toEqual({ help: true });
+    const text = usage();
+    for (const flag of [
+      '--bootstrap',
+      '--topics',
+      '--flush-ms',
+      '--migrate',
+      '--fault-after-batches',
+    ])
+      expect(text).toContain(flag);
+    expect(text).toContain('[LOADER_FLUSH_MS]');
   });
 });

@@ -1,6 +1,15 @@
 /** Loader configuration: parsed once from flags and environment (flags win), failing fast with the key, the value and what was expected. */
 import { z } from 'zod';
-import { ConfigError, parseOptions, type OptionTable } from '@clickstream/cli-config';
+import {
+  ConfigError,
+  hostPortList,
+  identifier,
+  intIn,
+  logLevel,
+  parseOptions,
+  usage as formatUsage,
+  type OptionTable,
+} from '@clickstream/cli-config';
 import { DDL_DIR, DEFAULT_DATABASE, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
 
 /** "valid=events.valid,clean=events.clean,...": which topic feeds which table; a role left out is not loaded. */
@@ -32,27 +41,25 @@ const TopicsSchema = z.string().transform((text, ctx) => {
   return map;
 });
 
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
 const ConfigSchema = z.object({
-  bootstrap: z.string().min(1),
+  bootstrap: hostPortList,
   clickhouseUrl: z.url(),
-  database: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a plain identifier'),
+  database: identifier,
   groupId: z.string().min(1),
   clientId: z.string().min(1),
   topics: TopicsSchema,
-  flushMs: int(10, 60_000),
-  flushRows: int(1, 1_000_000),
-  maxAttempts: int(1, 1000),
-  requestTimeoutMs: int(100, 600_000),
-  lagIntervalMs: int(0, 3_600_000),
-  metricsPort: int(0, 65_535),
+  flushMs: intIn(10, 60_000),
+  flushRows: intIn(1, 1_000_000),
+  maxAttempts: intIn(1, 1000),
+  requestTimeoutMs: intIn(100, 600_000),
+  lagIntervalMs: intIn(0, 3_600_000),
+  metricsPort: intIn(0, 65_535),
   ddlDir: z.string().min(1),
-  migrate: z.enum(['true', 'false']).transform((v) => v === 'true'),
-  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']),
+  migrate: z.enum(['true', 'false'], 'true or false').transform((v) => v === 'true'),
+  logLevel,
   /** Fault injection seam for tests: crash (SIGKILL self) right after the Nth batch is inserted, before its offsets are committed. */
-  fault: z.enum(['none', 'crash-after-insert']),
-  faultAfterBatches: int(1, 1_000_000),
+  fault: z.enum(['none', 'crash-after-insert'], 'none or crash-after-insert'),
+  faultAfterBatches: intIn(1, 1_000_000),
 });
 export type LoaderConfig = z.infer<typeof ConfigSchema>;
 
@@ -63,7 +70,7 @@ const OPTIONS = {
     flag: '--bootstrap',
     env: 'KAFKA_BOOTSTRAP',
     default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
-    help: 'Kafka bootstrap servers',
+    help: 'Kafka bootstrap servers, host:port[,host:port...]',
   },
   clickhouseUrl: {
     flag: '--clickhouse-url',
@@ -75,7 +82,7 @@ const OPTIONS = {
     flag: '--database',
     env: 'LOADER_DATABASE',
     default: DEFAULT_DATABASE,
-    help: 'database',
+    help: 'ClickHouse database',
   },
   groupId: {
     flag: '--group',
@@ -89,7 +96,7 @@ const OPTIONS = {
     env: 'LOADER_TOPICS',
     default:
       'valid=events.valid,clean=events.clean,dlq=events.dlq,late=events.late,windows=agg.windows,sessions=agg.sessions',
-    help: 'role=topic pairs',
+    help: `role=topic pairs, roles from ${TABLE_ROLES.join(', ')}; a role left out is not loaded`,
   },
   // Freshness target: p99 < 3 s in events_valid, so a batch waits at most 250 ms.
   flushMs: {
@@ -130,33 +137,51 @@ const OPTIONS = {
     help: 'metrics port (0 = any free port)',
   },
   ddlDir: { flag: '--ddl-dir', env: 'LOADER_DDL_DIR', default: DDL_DIR, help: 'DDL directory' },
-  migrate: { flag: '--migrate', default: 'false', boolean: true, help: 'apply the DDL first' },
-  logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
-  fault: { flag: '--fault', default: 'none', help: 'fault to inject' },
+  migrate: { flag: '--migrate', default: 'false', boolean: true, help: 'apply the DDL and exit' },
+  logLevel: {
+    flag: '--log-level',
+    env: 'LOG_LEVEL',
+    default: 'info',
+    help: 'pino level: fatal, error, warn, info, debug, trace, silent',
+  },
+  fault: {
+    flag: '--fault',
+    default: 'none',
+    help: 'fault to inject (tests): none or crash-after-insert',
+  },
   faultAfterBatches: {
     flag: '--fault-after-batches',
     default: '1',
-    help: 'batches before the fault',
+    help: 'batches inserted before the fault',
   },
 } as const satisfies OptionTable;
 
-export const USAGE =
-  'usage: loader [--migrate] [--bootstrap HOSTS] [--clickhouse-url URL] [--database NAME] [--group ID] [--client-id ID]\n' +
-  '              [--topics valid=T,clean=T,dlq=T,late=T,windows=T,sessions=T] [--flush-ms N] [--flush-rows N] [--max-attempts N]\n' +
-  '              [--request-timeout-ms N] [--lag-interval-ms N (0 = off)] [--metrics-port N (0 = any free port)]\n' +
-  '              [--ddl-dir DIR] [--log-level LEVEL] [--fault none|crash-after-insert --fault-after-batches N]';
+export type ParsedArgs = { help: true } | { help: false; config: LoaderConfig };
 
-export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): LoaderConfig {
+const HEADER = `Usage: node apps/loader/dist/main.js [options]
+
+Every option with a variable can also be set by it; flags win.
+`;
+
+export function usage(): string {
+  return formatUsage(OPTIONS, HEADER);
+}
+
+/** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
+export function parseConfig(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): ParsedArgs {
   const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, {
-    helpFlag: false,
+    header: HEADER,
     // An empty variable has always been a value here (and then fails validation), not "unset".
     emptyEnvIsUnset: false,
-    messages: {
-      unknown: (arg) => `unknown flag ${JSON.stringify(arg)}\n${USAGE}`,
-      missing: (spec) => `flag ${spec.flag} needs a value\n${USAGE}`,
-      invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
-    },
   });
-  if (parsed.help) throw new ConfigError(USAGE); // unreachable: helpFlag is false
-  return parsed.config;
+  if (parsed.help) return { help: true };
+  return { help: false, config: parsed.config };
+}
+
+/** The real process's configuration; the only reader of process.env in the loader. */
+export function loadConfig(argv: readonly string[] = process.argv.slice(2)): ParsedArgs {
+  return parseConfig(argv, process.env);
 }

@@ -2,20 +2,28 @@
 import pino from 'pino';
 import { committedLag, runAtLeastOnceConsumer } from '@clickstream/kafka-tx';
 import { createWarehouse } from '@clickstream/warehouse';
-import { ConfigError, parseConfig, type LoaderConfig } from './config';
+import { ConfigError, loadConfig, usage, type LoaderConfig } from './config';
 import { newHealth } from './health';
 import { createMetrics } from './metrics';
 import { migrate, run } from './run';
 import { startStatusServer } from '@clickstream/status-server';
 import { isHealthy } from './health';
 
+/** Exit codes (README): 0 stopped on SIGTERM/SIGINT after flushing and committing, or --help, or --migrate done; 1 failure; 2 bad configuration. A fault-injection crash is the loader's own SIGKILL. */
+const EXIT = { ok: 0, failure: 1, config: 2 } as const;
+
 function configOrExit(): LoaderConfig {
   try {
-    return parseConfig(process.argv.slice(2));
+    const parsed = loadConfig();
+    if (parsed.help) {
+      process.stdout.write(`${usage()}\n`);
+      process.exit(EXIT.ok);
+    }
+    return parsed.config;
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`loader: ${err.message}\n`);
-      process.exit(2);
+      process.stderr.write(`loader: ${err.message} (see --help)\n`);
+      process.exit(EXIT.config);
     }
     throw err;
   }
@@ -84,5 +92,5 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`loader: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
+  process.exit(EXIT.failure);
 });

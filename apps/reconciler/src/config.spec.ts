@@ -1,32 +1,67 @@
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, parseConfig as parse, usage } from './config';
+
+function parseConfig(argv: string[], env: Record<string, string>) {
+  const parsed = parse(argv, env);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed.config;
+}
 
 describe('parseConfig', () => {
   it('defaults everything but the run directory', () => {
     const c = parseConfig(['--run-dir', 'results/runs/r1'], {});
     expect(c.out).toBe('results/runs/r1/reconcile.json');
-    expect(c.topics).toEqual({ raw: 'clickstream.raw', valid: 'events.valid', dlq: 'events.dlq', clean: 'events.clean' });
+    expect(c.topics).toEqual({
+      raw: 'clickstream.raw',
+      valid: 'events.valid',
+      dlq: 'events.dlq',
+      clean: 'events.clean',
+    });
     expect(c.layers).toHaveLength(8);
     expect(c.clickhouseDatabase).toBe('clickstream');
   });
 
   it('takes overrides, in both flag forms', () => {
-    const c = parseConfig(['--run-dir=r', '--layers', 'clickstream.raw,events.dlq', '--topic-raw', 'raw-x1', '--examples=3'], {});
+    const c = parseConfig(
+      [
+        '--run-dir=r',
+        '--layers',
+        'clickstream.raw,events.dlq',
+        '--topic-raw',
+        'raw-x1',
+        '--examples=3',
+      ],
+      {},
+    );
     expect(c.layers).toEqual(['clickstream.raw', 'events.dlq']);
     expect(c.topics.raw).toBe('raw-x1');
     expect(c.examples).toBe(3);
   });
 
   it.each([
-    [['--run-dir', 'r', '--nope', '1'], /unknown flag "--nope"/],
+    [['--run-dir', 'r', '--nope', '1'], /unknown argument "--nope"/],
     [['--layers', 'clickstream.raw'], /--run-dir is required/],
-    [['--run-dir'], /--run-dir needs a value/],
-    [['--run-dir', 'r', '--layers', 'clickstream.raw,agg.windowz'], /--layers.*unknown layer "agg.windowz"/],
-    [['--run-dir', 'r', '--clickhouse-url', 'not a url'], /invalid --clickhouse-url="not a url"/],
-    [['--run-dir', 'r', '--examples', '99'], /invalid --examples="99"/],
-    [['--run-dir', 'r', '--topic-dlq', 'bad topic'], /invalid --topic-dlq="bad topic"/],
-    [['--run-dir', 'r', '--clickhouse-database', 'x;drop'], /invalid --clickhouse-database/],
+    [['--run-dir'], /--run-dir: missing value/],
+    [
+      ['--run-dir', 'r', '--layers', 'clickstream.raw,agg.windowz'],
+      /--layers: got .*unknown layer "agg.windowz"/,
+    ],
+    [['--run-dir', 'r', '--clickhouse-url', 'not a url'], /--clickhouse-url: got "not a url"/],
+    [
+      ['--run-dir', 'r', '--examples', '99'],
+      /--examples: got "99"; expected an integer from 1 to 20/,
+    ],
+    [['--run-dir', 'r', '--topic-dlq', 'bad topic'], /--topic-dlq: got "bad topic"/],
+    [
+      ['--run-dir', 'r', '--clickhouse-database', 'x;drop'],
+      /--clickhouse-database: got "x;drop"; expected a plain identifier/,
+    ],
   ])('fails fast naming the flag: %j', (argv, message) => {
     expect(() => parseConfig(argv, {})).toThrow(ConfigError);
     expect(() => parseConfig(argv, {})).toThrow(message);
+  });
+  it('answers --help with a usage text generated from its options', () => {
+    expect(parse(['--help'], {})).toEqual({ help: true });
+    for (const flag of ['--run-dir', '--layers', '--examples', '--topic-clean'])
+      expect(usage()).toContain(flag);
   });
 });

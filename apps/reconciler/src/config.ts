@@ -2,15 +2,23 @@
 
 import * as path from 'path';
 import { TOPICS } from '@clickstream/contracts';
-import { ConfigError, parseOptions, type OptionTable } from '@clickstream/cli-config';
+import {
+  ConfigError,
+  DEFAULT_MESSAGES,
+  hostPortList,
+  identifier,
+  intIn,
+  logLevel,
+  parseOptions,
+  topicName,
+  usage as formatUsage,
+  type LogLevel,
+  type OptionTable,
+} from '@clickstream/cli-config';
 import { z } from 'zod';
 import { EVENT_LAYERS, isEventLayer, type EventLayer } from './core/layers';
 
 export { ConfigError };
-
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-const topic = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name');
-const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain identifier');
 
 /** The order is the order of the usage line; `out`, `clientId` and `layers` get their defaults after parsing. */
 const OPTIONS = {
@@ -20,7 +28,7 @@ const OPTIONS = {
     flag: '--bootstrap',
     env: 'KAFKA_BOOTSTRAP',
     default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
-    help: 'Kafka bootstrap servers',
+    help: 'Kafka bootstrap servers, host:port[,host:port...]',
   },
   clientId: { flag: '--client-id', help: 'Kafka client id (default reconciler-<pid>)' },
   clickhouseUrl: {
@@ -39,30 +47,38 @@ const OPTIONS = {
     default: path.join('.run', 'iceberg', 'warehouse', 'clickstream', 'events_clean'),
     help: 'Iceberg table directory',
   },
-  layers: { flag: '--layers', help: 'comma-separated layers to count (default all)' },
+  layers: {
+    flag: '--layers',
+    help: `comma-separated layers to count, from ${EVENT_LAYERS.join(',')} (default all)`,
+  },
   topicRaw: { flag: '--topic-raw', default: TOPICS.raw, help: 'raw topic' },
   topicValid: { flag: '--topic-valid', default: TOPICS.valid, help: 'valid topic' },
   topicDlq: { flag: '--topic-dlq', default: TOPICS.dlq, help: 'dead-letter topic' },
   topicClean: { flag: '--topic-clean', default: TOPICS.clean, help: 'clean topic' },
-  examples: { flag: '--examples', default: '10', help: 'examples per anomaly' },
-  logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
+  examples: { flag: '--examples', default: '10', help: 'examples per anomaly, 1 to 20' },
+  logLevel: {
+    flag: '--log-level',
+    env: 'LOG_LEVEL',
+    default: 'info',
+    help: 'pino level: fatal, error, warn, info, debug, trace, silent',
+  },
 } as const satisfies OptionTable;
 
 const ConfigSchema = z.object({
   runDir: z.string().min(1, 'a run directory (results/runs/<run-id>)'),
   out: z.string().min(1).optional(),
-  bootstrap: z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, 'a comma-separated host:port list'),
+  bootstrap: hostPortList,
   clientId: z.string().min(1).optional(),
   clickhouseUrl: z.url(),
   clickhouseDatabase: identifier,
   icebergTablePath: z.string().min(1),
   layers: z.string().optional(),
-  topicRaw: topic,
-  topicValid: topic,
-  topicDlq: topic,
-  topicClean: topic,
-  examples: z.coerce.number().int().min(1).max(20),
-  logLevel: z.enum(LOG_LEVELS),
+  topicRaw: topicName,
+  topicValid: topicName,
+  topicDlq: topicName,
+  topicClean: topicName,
+  examples: intIn(1, 20),
+  logLevel,
 });
 
 export interface ReconcilerConfig {
@@ -76,39 +92,47 @@ export interface ReconcilerConfig {
   layers: EventLayer[];
   topics: { raw: string; valid: string; dlq: string; clean: string };
   examples: number;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LogLevel;
 }
 
-export const USAGE = `usage: reconciler --run-dir results/runs/<run-id> [--out FILE] [--bootstrap HOSTS] [--client-id ID] [--clickhouse-url URL] [--clickhouse-database DB] [--iceberg-table-path DIR] [--layers ${EVENT_LAYERS.join(',')}] [--topic-raw T] [--topic-valid T] [--topic-dlq T] [--topic-clean T] [--examples N] [--log-level LEVEL]`;
+export type ParsedArgs = { help: true } | { help: false; config: ReconcilerConfig };
 
+const HEADER = `Usage: node apps/reconciler/dist/main.js --run-dir results/runs/<run-id> [options]
+
+Writes the report to --out and a table to stdout; logs go to stderr.
+`;
+
+export function usage(): string {
+  return formatUsage(OPTIONS, HEADER);
+}
+
+/** Flags win over environment, environment over defaults; the first invalid value throws a ConfigError. */
 export function parseConfig(
   argv: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): ReconcilerConfig {
+  env: Record<string, string | undefined>,
+): ParsedArgs {
   const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, {
-    helpFlag: false,
+    header: HEADER,
     // An empty variable has always been a value here (and then fails validation), not "unset".
     emptyEnvIsUnset: false,
     messages: {
-      unknown: (_arg, name) => `unknown flag ${JSON.stringify(name)}; ${USAGE}`,
-      missing: (spec) => `flag ${spec.flag} needs a value; ${USAGE}`,
       invalid: (bad) =>
         bad.key === 'runDir' && bad.value === undefined
-          ? `flag --run-dir is required; ${USAGE}`
-          : `invalid ${bad.spec.flag}=${JSON.stringify(bad.value)}: expected ${bad.expected}`,
+          ? '--run-dir is required: the run directory, results/runs/<run-id>'
+          : DEFAULT_MESSAGES.invalid(bad),
     },
   });
-  if (parsed.help) throw new ConfigError(USAGE); // unreachable: helpFlag is false
+  if (parsed.help) return { help: true };
   const c = parsed.config;
   const layers =
     c.layers === undefined ? [...EVENT_LAYERS] : c.layers.split(',').map((s) => s.trim());
   const bad = layers.find((l) => !isEventLayer(l));
   if (bad !== undefined) {
     throw new ConfigError(
-      `invalid --layers=${JSON.stringify(c.layers)}: unknown layer ${JSON.stringify(bad)}; expected a comma-separated subset of ${EVENT_LAYERS.join(',')}`,
+      `--layers: got ${JSON.stringify(c.layers)}; expected a comma-separated subset of ${EVENT_LAYERS.join(',')} (unknown layer ${JSON.stringify(bad)})`,
     );
   }
-  return {
+  const config: ReconcilerConfig = {
     runDir: c.runDir,
     out: c.out ?? path.join(c.runDir, 'reconcile.json'),
     bootstrap: c.bootstrap,
@@ -121,4 +145,10 @@ export function parseConfig(
     examples: c.examples,
     logLevel: c.logLevel,
   };
+  return { help: false, config };
+}
+
+/** The real process's configuration; the only reader of process.env in the reconciler. */
+export function loadConfig(argv: readonly string[] = process.argv.slice(2)): ParsedArgs {
+  return parseConfig(argv, process.env);
 }

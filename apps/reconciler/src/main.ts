@@ -5,24 +5,26 @@ import pino from 'pino';
 import { endOffsets, readTopic, type KafkaClientOptions } from '@clickstream/kafka-tx';
 import { readManifest } from '@clickstream/ledger';
 import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, loadConfig, usage } from './config';
 import { readLedgerIndex } from './adapters/ledger';
-import { run } from './run';
-
-const EXIT_USAGE = 64;
-const EXIT_FAILURE = 70;
+import { EXIT, run } from './run';
 
 async function main(): Promise<number> {
-  let config;
+  let parsed;
   try {
-    config = parseConfig(process.argv.slice(2));
+    parsed = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`reconciler: ${err.message}\n`);
-      return EXIT_USAGE;
+      process.stderr.write(`reconciler: ${err.message} (see --help)\n`);
+      return EXIT.usage;
     }
     throw err;
   }
+  if (parsed.help) {
+    process.stdout.write(`${usage()}\n`);
+    return EXIT.exact;
+  }
+  const { config } = parsed;
   // stdout carries the table; logs go to stderr.
   const logger = pino({ name: 'reconciler', level: config.logLevel }, pino.destination(2));
   process.once('SIGTERM', () => {
@@ -64,7 +66,7 @@ async function main(): Promise<number> {
     process.stderr.write(
       `reconciler: failed: ${err instanceof Error ? err.message : String(err)}\n`,
     );
-    return EXIT_FAILURE;
+    return EXIT.failure;
   } finally {
     await (warehouse as Warehouse | null)?.close();
   }
@@ -79,6 +81,6 @@ main().then(
     process.stderr.write(
       `reconciler: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
-    process.exitCode = EXIT_FAILURE;
+    process.exitCode = EXIT.failure;
   },
 );

@@ -45,7 +45,8 @@ export interface RunDeps {
   print(text: string): void;
 }
 
-export const EXIT = { exact: 0, inexact: 1, unknown: 2 } as const;
+/** The reconciler's exit codes (docs/RECONCILER.md): the verdict (0 also for --help), a bad flag, or a reconciliation that could not run. */
+export const EXIT = { exact: 0, inexact: 1, unknown: 2, usage: 64, failure: 70 } as const;
 
 export interface RunResult {
   report: ReconciliationReport;

@@ -55,7 +55,9 @@ function flags(s: SyntheticRun): string[] {
 }
 
 async function reconcileNow(s: SyntheticRun): Promise<ReconciliationReport> {
-  const config = parseConfig(flags(s), {});
+  const parsed = parseConfig(flags(s), {});
+  if (parsed.help) throw new Error('unexpected --help');
+  const { config } = parsed;
   const client = {
     bootstrap: config.bootstrap,
     clientId: `${config.clientId}-${Date.now()}`,

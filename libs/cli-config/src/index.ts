@@ -12,3 +12,12 @@ export {
   type ParseSettings,
   type Parsed,
 } from './parse';
+export {
+  LOG_LEVELS,
+  logLevel,
+  intIn,
+  hostPortList,
+  topicName,
+  identifier,
+  type LogLevel,
+} from './fields';

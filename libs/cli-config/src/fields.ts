@@ -1,0 +1,38 @@
+/** The option values every app shares (Kafka bootstrap lists, topic names, integer ranges, log levels), each with one wording of what was expected. */
+
+import { z } from 'zod';
+
+/** pino's levels; 'silent' turns logging off. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const logLevel = z.enum(LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`);
+
+/** A number from text; not-a-number and infinities fail with `expected`. */
+function finite(expected: string) {
+  return z.coerce.number({ error: expected }).refine(Number.isFinite, expected);
+}
+
+/** An integer from min to max (inclusive), given as text; every failure reads "an integer from <min> to <max>". */
+export function intIn(min: number, max: number) {
+  const expected = `an integer from ${min} to ${max}`;
+  return finite(expected).pipe(z.number().int(expected).min(min, expected).max(max, expected));
+}
+
+const HOST_PORT = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
+
+/** Kafka bootstrap servers: host:port[,host:port...]. */
+export const hostPortList = z
+  .string()
+  .refine(
+    (s) => s.split(',').every((p) => HOST_PORT.test(p.trim())),
+    'a comma-separated list of host:port',
+  );
+
+/** A Kafka topic name as the broker accepts it. */
+export const topicName = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name ([A-Za-z0-9._-], 1-249 chars)');
+
+/** A ClickHouse database or table name the warehouse accepts unquoted. */
+export const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain identifier');
