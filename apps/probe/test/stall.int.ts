@@ -248,16 +248,12 @@ describe('a frozen gatekeeper pages, and the page resolves after it thaws', () =
   it('pages on ProbeStalled after SIGSTOP, and resolves after SIGCONT', async () => {
     // Healthy first: Prometheus sees probe events arriving, and nobody has been paged.
     let healthy = '';
-    await waitFor(
-      `probe events flowing through the private pipeline (${healthy})`,
-      120_000,
-      async () => {
-        const seen = await promValue('probe_freshness_seconds_count{layer="valid"}');
-        const age = await promValue('probe_newest_seen_age_seconds{layer="valid"}');
-        healthy = `seen ${seen}, age ${age}`;
-        return seen !== null && seen >= 3 && age !== null && age < 15 ? true : null;
-      },
-    ).catch((e: unknown) => {
+    await waitFor('probe events flowing through the private pipeline', 120_000, async () => {
+      const seen = await promValue('probe_freshness_seconds_count{layer="valid"}');
+      const age = await promValue('probe_newest_seen_age_seconds{layer="valid"}');
+      healthy = `seen ${seen}, age ${age}`;
+      return seen !== null && seen >= 3 && age !== null && age < 15 ? true : null;
+    }).catch((e: unknown) => {
       throw new Error(`${String(e)}; last: ${healthy}`);
     });
     expect(pages(pagesFile).filter(stalledPage('firing'))).toEqual([]);
