@@ -1,5 +1,6 @@
 /** The wire format of the event: Avro single-object encoding (C3 01, 8-byte fingerprint, body), decoded without ever throwing. */
 
+import { walkAvro } from './avro-walk';
 import type { RejectReason } from '../reasons';
 import { schemaEntries, schemaEntry, type SchemaEntry } from './registry';
 import { CANONICAL_VERSION, MAX_EVENT_BYTES, type ClickEvent, type SchemaVersion } from './types';
@@ -93,6 +94,25 @@ function toClickEvent(v: ClickEvent): ClickEvent {
   };
 }
 
+/**
+ * Names what is wrong with a body avsc could not read. avsc says only "ran out of bytes" or throws;
+ * a negative or overlong length, an overlong varint or a bad union or enum index also read as
+ * running out. The independent walk of the writer schema tells the two apart.
+ */
+const INT_MAX = 2147483647;
+const INT_MIN = -2147483648;
+
+function classifyBody(bytes: Buffer, entry: SchemaEntry, avscSays: string): DecodeResult {
+  const walk = walkAvro(entry.schema, bytes, SINGLE_OBJECT_HEADER_BYTES);
+  if (!walk.ok) {
+    return reject(
+      walk.kind === 'truncated' ? 'truncated' : 'malformed_body',
+      `v${entry.version} body: ${walk.detail} (${bytes.length} bytes)`,
+    );
+  }
+  return reject('malformed_body', `v${entry.version} body does not decode: ${avscSays}`);
+}
+
 function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): DecodeResult {
   const canonical =
     entry.toCanonical === undefined ? entry.type : schemaEntry(CANONICAL_VERSION).type;
@@ -100,16 +120,9 @@ function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): Deco
   try {
     decoded = canonical.decode(bytes, SINGLE_OBJECT_HEADER_BYTES, entry.toCanonical);
   } catch (err) {
-    return reject(
-      'malformed_body',
-      `v${entry.version} body does not decode: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    return classifyBody(bytes, entry, err instanceof Error ? err.message : String(err));
   }
-  if (decoded.offset < 0)
-    return reject(
-      'truncated',
-      `v${entry.version} body ends before the record does (${bytes.length} bytes)`,
-    );
+  if (decoded.offset < 0) return classifyBody(bytes, entry, 'ends before the record does');
   if (decoded.offset < bytes.length) {
     return reject(
       'trailing_bytes',
@@ -117,6 +130,13 @@ function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): Deco
     );
   }
   const event = toClickEvent(decoded.value as ClickEvent);
+  // avsc reads an Avro int as any varint; the spec's int is 32 bits (quantity is the only one).
+  if (event.quantity !== null && (event.quantity > INT_MAX || event.quantity < INT_MIN)) {
+    return reject(
+      'malformed_body',
+      `v${entry.version} body: quantity ${event.quantity} does not fit an Avro int`,
+    );
+  }
   const valid = validateEvent(event, ingestTime);
   return valid.ok ? { ok: true, event, version: entry.version } : valid;
 }
