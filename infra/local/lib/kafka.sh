@@ -77,9 +77,11 @@ kafka_start() {
     chown -R "$user:" "$dir/data" "$dir/logs"
     runas=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
   fi
+  local agent=()
+  mapfile -t agent < <(kafka_metrics_agent "$n")
   # shellcheck disable=SC2086 # heap options are a word list
   (cd "$dir" && start_detached "$name" "$dir/logs/stdout.log" "${runas[@]}" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
-    $(kafka_metrics_agent "$n") \
+    "${agent[@]}" \
     -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
     -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties")
   log "started $name (pid $(live_pid "$name")${user:+, user $user})"
