@@ -1,0 +1,246 @@
+/**
+ * Benchmark of the windows job: time from a window's end to its final row being visible (read_committed) on the
+ * agg.windows topic, at a steady rate of events written to a test copy of events.clean with ingest_time = now; plus the
+ * job's checkpointed state size and the TaskManager's CPU with the job running minus an idle baseline.
+ * Writes results/bench/flink-windows.json (and appends to flink-windows-runs.jsonl).
+ * Env: BENCH_RATE (events/s, default 1000), BENCH_SECONDS (measured, default 90), BENCH_WARMUP_SECONDS (default 20),
+ *      BENCH_BASELINE_SECONDS (TaskManager CPU before the job starts, default 20).
+ */
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { randomUUID } from 'crypto';
+import {
+  EVENT_TYPES,
+  HEADERS,
+  decodeWindowAggregate,
+  encodeEvent,
+  type ClickEvent,
+} from '@clickstream/contracts';
+import {
+  createIdempotentProducer,
+  runAtLeastOnceConsumer,
+  type OutRecord,
+} from '@clickstream/kafka-tx';
+import {
+  FLINK_REST,
+  PARTITIONS,
+  cancelJob,
+  clusterOptions,
+  prng,
+  repoRoot,
+  sleep,
+} from '../test/harness';
+import {
+  createWindowsTopics,
+  dropWindowsRun,
+  freshWindowsRun,
+  submitWindows,
+} from '../test/windows-run';
+
+function intEnv(key: string, dflt: number): number {
+  const raw = process.env[key];
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${key}='${raw}' is invalid: expected a positive integer`);
+  return n;
+}
+
+function quantile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? null;
+}
+
+/** utime + stime of a process in seconds (clock ticks of 1/100 s on Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function rest<T>(p: string): Promise<T> {
+  const res = await fetch(`${FLINK_REST}${p}`);
+  if (!res.ok) throw new Error(`GET ${p}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+interface CheckpointStats {
+  counts: { completed: number; failed: number };
+  latest: {
+    completed: {
+      state_size: number;
+      checkpointed_size: number;
+      end_to_end_duration: number;
+    } | null;
+  };
+}
+
+async function main(): Promise<void> {
+  const rate = intEnv('BENCH_RATE', 1000);
+  const seconds = intEnv('BENCH_SECONDS', 90);
+  const warmup = intEnv('BENCH_WARMUP_SECONDS', 20);
+  const baselineSeconds = intEnv('BENCH_BASELINE_SECONDS', 20);
+  const run = freshWindowsRun('wbench');
+  const runId = `bench-${run.id}`;
+  const tmPid = Number(
+    fs.readFileSync(path.join(repoRoot(), '.run/pids/flink-taskmanager.pid'), 'utf8').trim(),
+  );
+  const rand = prng(7);
+
+  await createWindowsTopics(run);
+  const abort = new AbortController();
+  const finalLatency = new Map<number, number>(); // window_end -> latency of the first final row of that window end
+  let windowRows = 0;
+  try {
+    const cpu0 = cpuSeconds(tmPid);
+    await sleep(baselineSeconds * 1000);
+    const baselineCpuPerS = (cpuSeconds(tmPid) - cpu0) / baselineSeconds;
+
+    const jobId = await submitWindows(run);
+    const consumer = runAtLeastOnceConsumer({
+      client: clusterOptions('flink-bench-consumer'),
+      groupId: `flink-bench-${run.id}`,
+      topics: [run.windows],
+      isolation: 'read_committed',
+      startFrom: 'earliest',
+      maxBatchMs: 20,
+      signal: abort.signal,
+      onBatch: (records) => {
+        const now = Date.now();
+        for (const r of records) {
+          windowRows++;
+          const d = decodeWindowAggregate(r.value);
+          if (!d.ok || d.value.run_id !== runId || !d.value.is_final) continue;
+          if (!finalLatency.has(d.value.window_end))
+            finalLatency.set(d.value.window_end, now - d.value.window_end);
+        }
+        return Promise.resolve();
+      },
+    });
+
+    const producer = await createIdempotentProducer(clusterOptions('flink-bench-producer'));
+    const tickMs = 100;
+    const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
+    const started = Date.now();
+    const measureFrom = started + warmup * 1000;
+    const end = measureFrom + seconds * 1000;
+    let sent = 0;
+    let cpuAtMeasure = 0;
+    let checkpointAtEnd: CheckpointStats | null = null;
+    for (let tick = 0; Date.now() < end; tick++) {
+      const now = Date.now();
+      if (cpuAtMeasure === 0 && now >= measureFrom) cpuAtMeasure = cpuSeconds(tmPid);
+      const batch: OutRecord[] = [];
+      for (let i = 0; i < perTick; i++) {
+        const sessionId = `sess-${Math.floor(rand() * 500)}`;
+        const type = EVENT_TYPES[
+          Math.floor(rand() * EVENT_TYPES.length)
+        ] as ClickEvent['event_type'];
+        const late = rand() < 0.03;
+        const eventTime = late
+          ? now - 6000 - Math.floor(rand() * 60_000)
+          : now - Math.floor(rand() * 3000);
+        const seq = sent++;
+        const payment = type === 'payment_succeeded';
+        const event: ClickEvent = {
+          event_id: randomUUID(),
+          seq,
+          run_id: runId,
+          event_type: type,
+          event_time: eventTime,
+          session_id: sessionId,
+          user_id: null,
+          page: '/p',
+          product_id: null,
+          quantity: null,
+          amount_cents: payment ? 1000 : null,
+          currency: payment ? 'EUR' : null,
+          device: 'mobile',
+          ingest_time: now,
+        };
+        batch.push({
+          topic: run.clean,
+          partition: Number(sessionId.slice(5)) % PARTITIONS,
+          key: sessionId,
+          value: encodeEvent(event),
+          headers: { [HEADERS.seq]: String(seq), [HEADERS.runId]: runId },
+          timestamp: now,
+        });
+      }
+      const reports = await producer.send(batch);
+      if (reports.some((r) => !r.ok))
+        throw new Error(`send failed: ${reports.find((r) => !r.ok)?.error ?? '?'}`);
+      const next = started + (tick + 1) * tickMs;
+      if (next > Date.now()) await sleep(next - Date.now());
+    }
+    const cpuMeasured = cpuSeconds(tmPid) - cpuAtMeasure;
+    const measuredSeconds = (Date.now() - measureFrom) / 1000;
+    checkpointAtEnd = await rest<CheckpointStats>(`/jobs/${jobId}/checkpoints`);
+    await producer.close();
+    abort.abort();
+    await consumer;
+
+    // Windows that ended inside the measured period, minus the last 20 s (their finality needs later ingest times).
+    const lat = [...finalLatency]
+      .filter(([we]) => we >= measureFrom && we <= end - 20_000)
+      .map(([, l]) => l)
+      .sort((a, b) => a - b);
+    const jobCpuPerS = cpuMeasured / measuredSeconds - baselineCpuPerS;
+    const result = {
+      benchmark: 'flink-windows',
+      measured:
+        'agg.windows: wall clock when a read_committed consumer first sees a final row of a window end, minus window_end',
+      date: new Date().toISOString(),
+      command: 'npx nx run flink-jobs:bench-windows',
+      params: {
+        rate,
+        seconds,
+        warmupSeconds: warmup,
+        baselineSeconds,
+        latenessMs: 5000,
+        checkpointIntervalMs: 5000,
+      },
+      sent,
+      windowRows,
+      samples: lat.length,
+      windowEndToFinalMs: {
+        p50: quantile(lat, 0.5),
+        p90: quantile(lat, 0.9),
+        p99: quantile(lat, 0.99),
+        max: lat.at(-1) ?? null,
+      },
+      state: checkpointAtEnd.latest.completed,
+      checkpoints: checkpointAtEnd.counts,
+      taskManagerCpu: {
+        baselineCoresBeforeJob: Math.round(baselineCpuPerS * 1000) / 1000,
+        coresWithJob: Math.round((cpuMeasured / measuredSeconds) * 1000) / 1000,
+        jobCoresPer1kEventsPerS: Math.round(((jobCpuPerS * 1000) / rate) * 1000) / 1000,
+      },
+      machine: {
+        cpus: os.cpus().length,
+        loadavg: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      },
+    };
+    const out = path.join(repoRoot(), 'results/bench/flink-windows.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    fs.appendFileSync(
+      path.join(repoRoot(), 'results/bench/flink-windows-runs.jsonl'),
+      `${JSON.stringify(result)}\n`,
+    );
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    abort.abort();
+    await cancelJob(run.jobName).catch(() => undefined);
+    await dropWindowsRun(run).catch(() => undefined);
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(
+    `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
+  process.exit(1);
+});
