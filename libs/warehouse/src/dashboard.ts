@@ -8,6 +8,8 @@
  * redeliveries (the same event stored twice): counts are `uniqExact` of the table's key, the
  * revenue sums one row per (run_id, event_id), and windowFunnel reaches the same level whether an
  * event appears once or twice. Probe events (run ids starting with `excludeRunPrefix`) never count.
+ * Each read takes the table it reads (default: the production one), checked as an identifier, so
+ * the benchmark can time the same SQL on another physical layout of the same columns.
  */
 import { assertIdentifier } from './ddl';
 import type { Params, Warehouse } from './types';
@@ -158,7 +160,9 @@ export async function revenuePerMinute(
   wh: Reader,
   r: DashboardRange,
   source: RevenueSource = 'clean',
+  table: string = DASHBOARD_TABLES.clean,
 ): Promise<RevenueMinute[]> {
+  assertIdentifier('table', table);
   checkRange(r);
   const f = eventFilter(r, 'event_time');
   // Both sources are constant texts. 'windows' reads the exact per-window aggregates of the
@@ -169,7 +173,7 @@ export async function revenuePerMinute(
       ? `SELECT intDiv(t, 60000) * 60000 AS minute, sum(amount) AS revenueCents, count() AS payments
          FROM (
            SELECT any(event_time) AS t, ifNull(any(amount_cents), 0) AS amount
-           FROM ${DASHBOARD_TABLES.clean}
+           FROM ${table}
            WHERE ${f.sql} AND event_type = 'payment_succeeded'
            GROUP BY run_id, event_id
          )
@@ -195,14 +199,16 @@ export async function topProducts(
   wh: Reader,
   r: DashboardRange,
   limit: number,
+  table: string = DASHBOARD_TABLES.clean,
 ): Promise<TopProducts> {
+  assertIdentifier('table', table);
   checkRange(r);
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new RangeError(`limit: expected a positive integer, got ${limit}`);
   const f = eventFilter(r, 'event_time');
   const rows = await wh.query<{ event_type: string; pid: string; n: number }>(
     `SELECT event_type, assumeNotNull(product_id) AS pid, uniqExact(run_id, event_id) AS n
-     FROM ${DASHBOARD_TABLES.clean}
+     FROM ${table}
      WHERE ${f.sql} AND event_type IN ('product_view', 'add_to_cart') AND isNotNull(product_id)
      GROUP BY event_type, pid
      ORDER BY event_type, n DESC, pid
@@ -220,24 +226,31 @@ export async function topProducts(
 export async function activeSessions(
   wh: Reader,
   r: DashboardRange,
+  table: string = DASHBOARD_TABLES.clean,
 ): Promise<{ sessions: number; events: number }> {
+  assertIdentifier('table', table);
   checkRange(r);
   const f = eventFilter(r, 'event_time');
   const rows = await wh.query<{ sessions: number; events: number }>(
     `SELECT uniqExact(run_id, session_id) AS sessions, uniqExact(run_id, event_id) AS events
-     FROM ${DASHBOARD_TABLES.clean} WHERE ${f.sql}`,
+     FROM ${table} WHERE ${f.sql}`,
     f.params,
   );
   return { sessions: Number(rows[0]?.sessions ?? 0), events: Number(rows[0]?.events ?? 0) };
 }
 
 /** Dead letters per reason whose DLQ record was written in [fromMs, toMs) (Kafka timestamp); each record once. */
-export async function deadLettersByReason(wh: Reader, r: DashboardRange): Promise<ReasonCount[]> {
+export async function deadLettersByReason(
+  wh: Reader,
+  r: DashboardRange,
+  table: string = DASHBOARD_TABLES.dlq,
+): Promise<ReasonCount[]> {
+  assertIdentifier('table', table);
   checkRange(r);
   const f = eventFilter(r, 'kafka_timestamp');
   const rows = await wh.query<{ reason: string; n: number }>(
     `SELECT reason, uniqExact(kafka_topic, kafka_partition, kafka_offset) AS n
-     FROM ${DASHBOARD_TABLES.dlq} WHERE ${f.sql}
+     FROM ${table} WHERE ${f.sql}
      GROUP BY reason ORDER BY n DESC, reason`,
     f.params,
   );
