@@ -104,6 +104,24 @@ export default tseslint.config(
     },
   },
   {
+    // Test support is for tests and benches: no production module may depend on it.
+    files: ['**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int.ts', '**/test/**', '**/bench/**', 'libs/test-support/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@clickstream/test-support',
+              message: 'Only tests and benches import @clickstream/test-support.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/config.ts', '**/*.spec.ts', '**/*.int.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -25,3 +25,8 @@ export function localBootstrap(env: NodeJS.ProcessEnv = process.env): string {
   };
   return [1, 2, 3].map(port).join(',');
 }
+
+/** The level of the tests' own logger: TEST_LOG_LEVEL, else warn. */
+export function testLogLevel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TEST_LOG_LEVEL ?? 'warn';
+}

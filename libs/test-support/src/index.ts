@@ -1,3 +1,8 @@
-/** Public entry point of @clickstream/test-support: what integration tests and benches share about the local stack. */
+/** Public entry point of @clickstream/test-support: what integration tests and benches share about the local stack. Never imported by production code (lint enforces it). */
 
 export { repoRoot, localBootstrap } from './config';
+export { sleep, waitFor, waitForValue, retry } from './wait';
+export { uniqueId } from './names';
+export { testLogger, clusterOptions, produceAcked, type AckingProducer } from './kafka';
+export { exactlyOnce, exactlyOnceCounts, isExact, type OnceEvidence } from './exactly-once';
+export { NodeChild, killAllChildren, type Exit, type NodeChildOptions } from './child';
