@@ -15,8 +15,20 @@ describe('parseConfig', () => {
       valid: 'events.valid',
       dlq: 'events.dlq',
       clean: 'events.clean',
+      late: 'events.late',
+      windows: 'agg.windows',
+      sessions: 'agg.sessions',
     });
     expect(c.layers).toHaveLength(8);
+    expect(c.timedLayers).toEqual([
+      'events.late',
+      'agg.windows',
+      'agg.sessions',
+      'clickhouse.events_late',
+      'clickhouse.agg_windows',
+      'clickhouse.agg_sessions',
+    ]);
+    expect(c.ingestBoundMs).toBe(60_000);
     expect(c.clickhouseDatabase).toBe('clickstream');
   });
 
@@ -33,6 +45,8 @@ describe('parseConfig', () => {
       {},
     );
     expect(c.layers).toEqual(['clickstream.raw', 'events.dlq']);
+    const timed = parseConfig(['--run-dir=r', '--layers', 'events.clean,agg.windows'], {});
+    expect([timed.layers, timed.timedLayers]).toEqual([['events.clean'], ['agg.windows']]);
     expect(c.topics.raw).toBe('raw-x1');
     expect(c.examples).toBe(3);
   });

@@ -17,6 +17,9 @@ import {
 } from '@clickstream/cli-config';
 import { z } from 'zod';
 import { EVENT_LAYERS, isEventLayer, type EventLayer } from './core/layers';
+import { TIMED_LAYERS, isTimedLayer, type TimedLayer } from './core/timed-layers';
+
+const ALL_LAYERS: readonly string[] = [...EVENT_LAYERS, ...TIMED_LAYERS];
 
 export { ConfigError };
 
@@ -49,12 +52,28 @@ const OPTIONS = {
   },
   layers: {
     flag: '--layers',
-    help: `comma-separated layers to count, from ${EVENT_LAYERS.join(',')} (default all)`,
+    help: `comma-separated layers to count, from ${ALL_LAYERS.join(',')} (default all)`,
   },
   topicRaw: { flag: '--topic-raw', default: TOPICS.raw, help: 'raw topic' },
   topicValid: { flag: '--topic-valid', default: TOPICS.valid, help: 'valid topic' },
   topicDlq: { flag: '--topic-dlq', default: TOPICS.dlq, help: 'dead-letter topic' },
   topicClean: { flag: '--topic-clean', default: TOPICS.clean, help: 'clean topic' },
+  topicLate: { flag: '--topic-late', default: TOPICS.late, help: 'late-event topic' },
+  topicWindows: {
+    flag: '--topic-windows',
+    default: TOPICS.windows,
+    help: 'window aggregate topic',
+  },
+  topicSessions: {
+    flag: '--topic-sessions',
+    default: TOPICS.sessions,
+    help: 'session aggregate topic',
+  },
+  ingestBoundMs: {
+    flag: '--ingest-bound-ms',
+    default: '60000',
+    help: "largest |ingest_time - ledger send_time| of an event, ms (beyond it the ingest time is not the broker's)",
+  },
   examples: { flag: '--examples', default: '10', help: 'examples per anomaly, 1 to 20' },
   logLevel: {
     flag: '--log-level',
@@ -77,6 +96,10 @@ const ConfigSchema = z.object({
   topicValid: topicName,
   topicDlq: topicName,
   topicClean: topicName,
+  topicLate: topicName,
+  topicWindows: topicName,
+  topicSessions: topicName,
+  ingestBoundMs: intIn(0, 86_400_000),
   examples: intIn(1, 20),
   logLevel,
 });
@@ -90,7 +113,18 @@ export interface ReconcilerConfig {
   clickhouseDatabase: string;
   icebergTablePath: string;
   layers: EventLayer[];
-  topics: { raw: string; valid: string; dlq: string; clean: string };
+  /** The late stream and the aggregates (issue #12), checked after the event layers. */
+  timedLayers: TimedLayer[];
+  topics: {
+    raw: string;
+    valid: string;
+    dlq: string;
+    clean: string;
+    late: string;
+    windows: string;
+    sessions: string;
+  };
+  ingestBoundMs: number;
   examples: number;
   logLevel: LogLevel;
 }
@@ -125,11 +159,11 @@ export function parseConfig(
   if (parsed.help) return { help: true };
   const c = parsed.config;
   const layers =
-    c.layers === undefined ? [...EVENT_LAYERS] : c.layers.split(',').map((s) => s.trim());
-  const bad = layers.find((l) => !isEventLayer(l));
+    c.layers === undefined ? [...ALL_LAYERS] : c.layers.split(',').map((s) => s.trim());
+  const bad = layers.find((l) => !isEventLayer(l) && !isTimedLayer(l));
   if (bad !== undefined) {
     throw new ConfigError(
-      `--layers: got ${JSON.stringify(c.layers)}; expected a comma-separated subset of ${EVENT_LAYERS.join(',')} (unknown layer ${JSON.stringify(bad)})`,
+      `--layers: got ${JSON.stringify(c.layers)}; expected a comma-separated subset of ${ALL_LAYERS.join(',')} (unknown layer ${JSON.stringify(bad)})`,
     );
   }
   const config: ReconcilerConfig = {
@@ -140,8 +174,18 @@ export function parseConfig(
     clickhouseUrl: c.clickhouseUrl,
     clickhouseDatabase: c.clickhouseDatabase,
     icebergTablePath: c.icebergTablePath,
-    layers: layers as EventLayer[],
-    topics: { raw: c.topicRaw, valid: c.topicValid, dlq: c.topicDlq, clean: c.topicClean },
+    layers: layers.filter(isEventLayer),
+    timedLayers: layers.filter(isTimedLayer),
+    topics: {
+      raw: c.topicRaw,
+      valid: c.topicValid,
+      dlq: c.topicDlq,
+      clean: c.topicClean,
+      late: c.topicLate,
+      windows: c.topicWindows,
+      sessions: c.topicSessions,
+    },
+    ingestBoundMs: c.ingestBoundMs,
     examples: c.examples,
     logLevel: c.logLevel,
   };

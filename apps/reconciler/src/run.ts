@@ -15,7 +15,8 @@ import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
 import type { LedgerIndex } from './core/ledger-index';
-import { reconcile } from './core/reconcile';
+import { ledgerProblemsOf, overallVerdict, reconcile } from './core/reconcile';
+import { reconcileTimedLayers } from './timed-run';
 import { renderTable } from './core/table';
 
 export interface Logger {
@@ -77,6 +78,31 @@ export async function run(deps: RunDeps): Promise<RunResult> {
     layers: config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
     examples: config.examples,
   });
+  // The late stream and the aggregates need each event's ingest time: read and checked after the event layers.
+  const timed = await reconcileTimedLayers(
+    {
+      layers: config.timedLayers,
+      topics: config.topics,
+      ingestBoundMs: config.ingestBoundMs,
+      examples: config.examples,
+      logger,
+      kafka: deps.kafka,
+      sql: deps.sql,
+    },
+    {
+      runId,
+      ledger,
+      ledgerFile,
+      latenessMs: report.lateness_ms,
+      ledgerProblems: ledgerProblemsOf({
+        ledger,
+        manifestSends: manifest?.counts.sends ?? null,
+        runId,
+      }),
+    },
+  );
+  report.layers.push(...timed);
+  report.verdict = overallVerdict(report.layers);
   report.duration_ms = Date.now() - started;
   const valid = ReconciliationReportSchema.parse(report);
   fs.mkdirSync(path.dirname(config.out), { recursive: true });
