@@ -24,6 +24,7 @@ describe('generator config', () => {
       latenessMs: 5000,
       sessions: 5000,
       maxDuplicateDelayMs: 300_000,
+      dedupTtlMs: 3_600_000,
       bootstrap: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
       resultsDir: path.resolve('results'),
     });
@@ -70,6 +71,14 @@ describe('generator config', () => {
     [['--seed'], /--seed: missing value/],
     [['--ramp-to', '5000'], /--ramp-to: got "5000"; expected a ramp over a bounded run/],
     [['--dry-run'], /--dry-run: got "true"; expected a bounded dry run/],
+    [
+      ['--max-dup-delay', '2h'],
+      /--max-dup-delay: got "2h"; expected a delay within the dedup TTL "1h" \(--dedup-ttl \(default\)\)/,
+    ],
+    [
+      ['--max-dup-delay', '10m', '--dedup-ttl', '5m'],
+      /--max-dup-delay: got "10m"; expected a delay within the dedup TTL "5m"/,
+    ],
     [
       ['--late-ratio', '0.6', '--out-of-order-ratio', '0.6'],
       /fault ratios .*: got 1\.2[0-9]*; expected ratios that sum to at most 1/,

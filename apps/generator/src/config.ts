@@ -127,7 +127,13 @@ const OPTIONS = {
     flag: '--max-dup-delay',
     env: 'GENERATOR_MAX_DUP_DELAY',
     default: '5m',
-    help: 'longest delay between an event and its duplicate (e.g. 30s, 5m)',
+    help: 'longest delay between an event and its duplicate (e.g. 30s, 5m); at most --dedup-ttl',
+  },
+  dedupTtl: {
+    flag: '--dedup-ttl',
+    env: 'GENERATOR_DEDUP_TTL',
+    default: '1h',
+    help: "the clean job's dedup TTL (its --dedup-ttl-ms), recorded in the manifest",
   },
   v1Share: {
     flag: '--v1-share',
@@ -225,6 +231,7 @@ const ConfigSchema = z.object({
   poisonMagicRatio: ratio,
   poisonContractRatio: ratio,
   maxDupDelay: duration,
+  dedupTtl: duration,
   v1Share: ratio,
   sessions: intIn(1, 1_000_000).optional(),
   resultsDir: z.string().min(1, 'a directory'),
@@ -296,6 +303,14 @@ export function parseConfig(
     fail(source.rampTo, raw.rampTo, 'a ramp over a bounded run: also set --duration or --count');
   if (c.dryRun && c.duration === undefined && c.count === undefined)
     fail(source.dryRun, raw.dryRun, 'a bounded dry run: also set --duration or --count');
+  // The clean job drops a copy only while it remembers the first: a later duplicate would be
+  // counted as a new event downstream, and the run could never reconcile exact.
+  if (c.maxDupDelay > c.dedupTtl)
+    fail(
+      source.maxDupDelay,
+      raw.maxDupDelay,
+      `a delay within the dedup TTL ${JSON.stringify(raw.dedupTtl)} (${source.dedupTtl}): a later duplicate outlives the clean job's dedup state`,
+    );
   const startTime = c.startTime ?? now();
   const rate = c.rate;
   return {
@@ -318,6 +333,7 @@ export function parseConfig(
           c.sessions ??
           Math.min(100_000, Math.max(10, Math.round(5 * Math.max(rate, c.rampTo ?? 0)))),
         maxDuplicateDelayMs: c.maxDupDelay,
+        dedupTtlMs: c.dedupTtl,
         topic: c.topic,
         bootstrap: c.dryRun ? null : c.bootstrap,
         resultsDir: path.resolve(c.resultsDir),

@@ -69,6 +69,11 @@ describe('determinism', () => {
     expect(b.manifestText).toBe(a.manifestText);
   });
 
+  it('records the lateness bound and the dedup TTL it planned against in the manifest', () => {
+    const m = JSON.parse(a.manifestText) as Record<string, unknown>;
+    expect(m).toMatchObject({ lateness_ms: 5000, dedup_ttl_ms: 3_600_000 });
+  });
+
   it('a different seed gives different events and different faults', async () => {
     const c = await dryRun({ seed: 43 });
     expect(wire(c.records).equals(wire(a.records))).toBe(false);

@@ -30,6 +30,8 @@ export interface RunOptions {
   v1Share: number;
   sessions: number;
   maxDuplicateDelayMs: number;
+  /** The clean job's dedup TTL, recorded in the manifest (maxDuplicateDelayMs is at most this). */
+  dedupTtlMs: number;
   topic: string;
   bootstrap: string | null;
   resultsDir: string;
@@ -206,6 +208,7 @@ function manifestOf(
     duration_ms: o.durationMs,
     total_events: o.count,
     lateness_ms: o.latenessMs,
+    dedup_ttl_ms: o.dedupTtlMs,
     fault_ratios: o.ratios,
     topic: o.topic,
     bootstrap: live ? o.bootstrap : null,

@@ -30,6 +30,7 @@ export function options(over: Partial<RunOptions> & { resultsDir: string }): Run
     v1Share: 0.2,
     sessions: 200,
     maxDuplicateDelayMs: 5 * 60_000,
+    dedupTtlMs: 3_600_000,
     topic: 'clickstream.raw',
     bootstrap: null,
     maxBatch: 500,

@@ -28,6 +28,8 @@ export const RunManifestSchema = z.object({
   duration_ms: z.number().int().nonnegative().nullable(),
   total_events: z.number().int().nonnegative().nullable(),
   lateness_ms: z.number().int().nonnegative(),
+  /** The clean job's dedup TTL the run was planned against (no duplicate is sent later). Absent in older manifests. */
+  dedup_ttl_ms: z.number().int().positive().optional(),
   fault_ratios: FaultRatiosSchema,
   topic: z.string(),
   bootstrap: z.string().nullable(),
