@@ -74,8 +74,8 @@ const OPTIONS = {
   },
   ingestRate: {
     flag: '--ingest-rate',
-    default: '2000',
-    help: 'rows/s the bench inserts into its own tables meanwhile',
+    default: '200',
+    help: 'rows/s the bench inserts into its own tables meanwhile (event time now), so that their parts churn as in production',
   },
   pipelineRate: {
     flag: '--pipeline-rate',
