@@ -27,7 +27,7 @@ describe('main job', () => {
     for (const kind of FAULT_KINDS) expect(summary.by_fault[kind] ?? 0).toBeGreaterThan(0);
 
     const runDir = path.join('results', 'runs', summary.run_id);
-    const wait = spawnSync('bash', ['tools/reconcile-wait', runDir, '300'], {
+    const wait = spawnSync('bash', ['tools/reconcile-wait', runDir, '600'], {
       cwd: root,
       encoding: 'utf8',
     });
@@ -45,6 +45,12 @@ describe('main job', () => {
       'clickhouse.clean': 'exact',
       'clickhouse.dlq': 'exact',
       'iceberg.clean': 'exact',
+      'events.late': 'exact',
+      'agg.windows': 'exact',
+      'agg.sessions': 'exact',
+      'clickhouse.events_late': 'exact',
+      'clickhouse.agg_windows': 'exact',
+      'clickhouse.agg_sessions': 'exact',
     });
     expect(report.verdict).toBe('exact');
     expect(wait.status).toBe(0);
