@@ -1,11 +1,8 @@
 /** Integration and benchmark harness: unique topics, seeded raw records, the gatekeeper binary as a child process, and waiting for the group to drain. */
 
-import { randomBytes } from 'crypto';
-import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawn, type ChildProcess } from 'child_process';
-import pino from 'pino';
+import type { ChildProcess } from 'child_process';
 import {
   HEADERS,
   REJECT_REASONS,
@@ -23,19 +20,27 @@ import {
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
+import {
+  clusterOptions as stackOptions,
+  localBootstrap,
+  NodeChild,
+  produceAcked,
+  repoRoot,
+  sleep,
+  uniqueId,
+  waitFor,
+  type Exit,
+} from '@clickstream/test-support';
 import { POISON, sampleEvent, seqHeaders } from './fixtures';
-import { localBootstrap, repoRoot } from '@clickstream/test-support';
 
 export const BOOTSTRAP = localBootstrap();
 export const PARTITIONS = 6;
 
-const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'warn' }, pino.destination(2));
-
 export function clusterOptions(clientId: string): KafkaClientOptions {
-  return { bootstrap: BOOTSTRAP, clientId, logger };
+  return stackOptions(clientId);
 }
 
-export { repoRoot };
+export { repoRoot, sleep };
 
 export interface RunTopics {
   raw: string;
@@ -45,7 +50,7 @@ export interface RunTopics {
 }
 
 export function freshTopics(label: string): RunTopics {
-  const id = `${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const id = uniqueId(label);
   return {
     raw: `gk-test.${id}.raw`,
     valid: `gk-test.${id}.valid`,
@@ -127,39 +132,27 @@ export function seedRecords(
 
 /** Produces through kafka-tx's idempotent producer and fails if any send was not acknowledged. */
 export async function produce(records: OutRecord[], chunk = 5000): Promise<void> {
-  const producer = await createIdempotentProducer(clusterOptions('gk-test-producer'));
-  try {
-    for (let i = 0; i < records.length; i += chunk) {
-      const reports = await producer.send(records.slice(i, i + chunk));
-      const failed = reports.filter((r) => !r.ok);
-      if (failed.length > 0)
-        throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
-    }
-  } finally {
-    await producer.close();
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  await produceAcked(
+    () => createIdempotentProducer(clusterOptions('gk-test-producer')),
+    records,
+    chunk,
+  );
 }
 
 /** Waits until the group has committed every raw record (lag 0), polling; throws after timeoutMs. */
 export async function waitForDrain(t: RunTopics, timeoutMs: number, everyMs = 500): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last: unknown = 'never polled';
-  while (Date.now() < deadline) {
-    try {
+  await waitFor(
+    `group ${t.group} to drain ${t.raw}`,
+    async () => {
       last = await committedLag(clusterOptions('gk-test-lag'), t.group, t.raw);
-      if (last === 0) return;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(everyMs);
-  }
-  throw new Error(
-    `group ${t.group} did not drain ${t.raw} in ${timeoutMs} ms; last lag: ${String(last)}`,
-  );
+      return last === 0;
+    },
+    timeoutMs,
+    everyMs,
+  ).catch((e: unknown) => {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; last lag: ${String(last)}`);
+  });
 }
 
 export interface GatekeeperOptions {
@@ -170,19 +163,14 @@ export interface GatekeeperOptions {
 
 /** The real gatekeeper binary (apps/gatekeeper/dist/main.js) in a child process, its log in a temp file. */
 export class GatekeeperProcess {
-  readonly child: ChildProcess;
+  private readonly process: NodeChild;
   readonly logFile: string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<Exit>;
   readonly port: Promise<number>;
-  private readonly startedAt = Date.now();
 
   constructor(o: GatekeeperOptions) {
-    const main = path.join(repoRoot(), 'apps/gatekeeper/dist/main.js');
-    if (!fs.existsSync(main))
-      throw new Error(`${main} is missing: build first (npx nx run gatekeeper:build)`);
     const { raw, valid, dlq, group } = o.topics;
     const args = [
-      main,
       '--bootstrap',
       BOOTSTRAP,
       '--raw-topic',
@@ -201,41 +189,36 @@ export class GatekeeperProcess {
       '2000',
       ...(o.extraArgs ?? []),
     ];
-    this.logFile = path.join(
-      os.tmpdir(),
-      `gatekeeper-${group}-${o.instanceId}-${this.startedAt}.log`,
-    );
-    const out = fs.openSync(this.logFile, 'a');
-    this.child = spawn(process.execPath, args, { stdio: ['ignore', out, out] });
-    fs.closeSync(out);
-    this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
+    this.logFile = path.join(os.tmpdir(), `gatekeeper-${group}-${o.instanceId}-${Date.now()}.log`);
+    this.process = new NodeChild(path.join(repoRoot(), 'apps/gatekeeper/dist/main.js'), args, {
+      logFile: this.logFile,
+    });
+    this.exited = this.process.exited;
     this.port = this.waitForPort();
   }
 
+  get child(): ChildProcess {
+    return this.process.child;
+  }
+
   get pid(): number {
-    return this.child.pid ?? -1;
+    return this.process.pid;
   }
 
   /** The status server's port, read from the "status server listening" log line. */
   private async waitForPort(): Promise<number> {
-    for (let i = 0; i < 600; i++) {
-      const line = this.logLines().find((l) => l.msg === 'status server listening');
-      if (line && typeof line.port === 'number') return line.port;
-      if (this.child.exitCode !== null || this.child.signalCode !== null) break;
-      await sleep(100);
+    const listening = (l: Record<string, unknown>): boolean =>
+      l.msg === 'status server listening' && typeof l.port === 'number';
+    try {
+      await this.process.waitUntil('its port', (lines) => lines.some(listening), 60_000, 100);
+    } catch {
+      throw new Error(`gatekeeper ${this.pid} never reported its port; log ${this.logFile}`);
     }
-    throw new Error(`gatekeeper ${this.pid} never reported its port; log ${this.logFile}`);
+    return this.logLines().find(listening)?.port as number;
   }
 
   logLines(): Array<Record<string, unknown>> {
-    if (!fs.existsSync(this.logFile)) return [];
-    return fs
-      .readFileSync(this.logFile, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return this.process.jsonLines();
   }
 
   async metrics(): Promise<string> {
@@ -251,18 +234,12 @@ export class GatekeeperProcess {
   }
 
   kill(signal: NodeJS.Signals): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    this.process.kill(signal);
   }
 
   /** SIGTERM, then the exit code (SIGKILL after graceMs as a last resort, so a test never leaks a process). */
-  async stop(graceMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    this.kill('SIGTERM');
-    const timer = setTimeout(() => this.kill('SIGKILL'), graceMs);
-    try {
-      return await this.exited;
-    } finally {
-      clearTimeout(timer);
-    }
+  stop(graceMs = 60_000): Promise<Exit> {
+    return this.process.stop('SIGTERM', graceMs);
   }
 }
 

@@ -1,6 +1,6 @@
 /** Integration harness: unique topics and databases, a producer of encoded events and dead letters, and the built loader as a child process. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { encodeEvent, formatSeqHeader, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import {
@@ -9,7 +9,16 @@ import {
   type OutRecord,
 } from '@clickstream/kafka-tx';
 import { createWarehouse, TABLES, type Warehouse } from '@clickstream/warehouse';
-import { localBootstrap } from '@clickstream/test-support';
+import {
+  exactlyOnceCounts,
+  localBootstrap,
+  NodeChild,
+  produceAcked,
+  uniqueId as sharedUniqueId,
+  waitFor as sharedWaitFor,
+} from '@clickstream/test-support';
+
+export { sleep } from '@clickstream/test-support';
 
 export const BOOTSTRAP = localBootstrap();
 export const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123';
@@ -23,30 +32,22 @@ export const kafka: KafkaClientOptions = {
   logger: quietLogger,
 };
 
+/** `<time>_<hex>`: unique, and a valid part of a ClickHouse identifier. */
 export function uniqueId(): string {
-  return `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  return sharedUniqueId('x').slice(2).replace('-', '_');
 }
 
 export function openWarehouse(database: string, url = CLICKHOUSE_URL): Warehouse {
   return createWarehouse({ url, database, logger: quietLogger, requestTimeoutMs: 10_000 });
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Polls `check` every 200 ms until it returns true or the deadline passes; never asserts timing, only bounds the wait. */
-export async function waitFor(
+/** Polls `check` every 200 ms until it returns true (a throw counts as not yet) or the deadline passes; never asserts timing, only bounds the wait. */
+export function waitFor(
   what: string,
   check: () => Promise<boolean>,
   timeoutMs = 120_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
+  return sharedWaitFor(what, check, timeoutMs, 200);
 }
 
 export function makeEvent(runId: string, seq: number): ClickEvent {
@@ -101,16 +102,8 @@ export function dlqRecord(topic: string, runId: string, seq: number): OutRecord 
 }
 
 /** Produces every record with the idempotent producer and fails on any negative delivery report. */
-export async function produceAll(records: OutRecord[]): Promise<void> {
-  const producer = await createIdempotentProducer(kafka);
-  try {
-    const reports = await producer.send(records);
-    const bad = reports.filter((r) => !r.ok);
-    if (bad.length > 0)
-      throw new Error(`${bad.length} records not delivered, first: ${bad[0]?.error ?? '?'}`);
-  } finally {
-    await producer.close();
-  }
+export function produceAll(records: OutRecord[]): Promise<void> {
+  return produceAcked(() => createIdempotentProducer(kafka), records);
 }
 
 export interface LoaderProcess {
@@ -121,23 +114,16 @@ export interface LoaderProcess {
 
 /** Starts `node apps/loader/dist/main.js` with the given flags (metrics on a free port, no lag polling). */
 export function startLoader(flags: string[]): LoaderProcess {
-  const child = spawn(
-    process.execPath,
-    [MAIN, '--metrics-port', '0', '--lag-interval-ms', '0', '--log-level', 'info', ...flags],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const loader = new NodeChild(
+    MAIN,
+    ['--metrics-port', '0', '--lag-interval-ms', '0', '--log-level', 'info', ...flags],
+    { keepChars: 20_000 },
   );
-  let out = '';
-  const keep = (b: Buffer): void => {
-    out = (out + b.toString('utf8')).slice(-20_000);
+  return {
+    child: loader.child,
+    output: () => loader.output(),
+    exited: loader.exited.then((e) => e.code),
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  return { child, output: () => out, exited };
 }
 
 export async function stopLoader(
@@ -168,12 +154,7 @@ export function exactness(
   counts: Map<number, number>,
   expected: number[],
 ): { missing: number[]; duplicated: number[]; unexpected: number[] } {
-  const want = new Set(expected);
-  return {
-    missing: expected.filter((s) => !counts.has(s)),
-    duplicated: [...counts].filter(([, n]) => n > 1).map(([s]) => s),
-    unexpected: [...counts.keys()].filter((s) => !want.has(s)),
-  };
+  return exactlyOnceCounts(expected, counts);
 }
 
 export async function totalRows(wh: Warehouse, table: string, runId: string): Promise<number> {

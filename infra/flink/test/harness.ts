@@ -1,11 +1,10 @@
 /** Integration and benchmark harness of the Flink jobs: unique topics and tables, seeded events with duplicates, job submission through submit.sh, and an exactness check of events.clean. */
 
 import { execFile } from 'child_process';
-import { randomBytes, randomUUID } from 'crypto';
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
-import pino from 'pino';
 import { EVENT_TYPES, HEADERS, encodeEvent, type ClickEvent } from '@clickstream/contracts';
 import {
   createIdempotentProducer,
@@ -16,7 +15,16 @@ import {
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
-import { localBootstrap, repoRoot } from '@clickstream/test-support';
+import {
+  clusterOptions as stackOptions,
+  localBootstrap,
+  produceAcked,
+  repoRoot,
+  retry,
+  sleep,
+  uniqueId,
+  waitForValue,
+} from '@clickstream/test-support';
 
 const run = promisify(execFile);
 
@@ -24,13 +32,11 @@ export const BOOTSTRAP = localBootstrap();
 export const FLINK_REST = process.env.FLINK_REST ?? 'http://127.0.0.1:8081';
 export const PARTITIONS = 6;
 
-const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'warn' }, pino.destination(2));
-
 export function clusterOptions(clientId: string): KafkaClientOptions {
-  return { bootstrap: BOOTSTRAP, clientId, logger };
+  return stackOptions(clientId);
 }
 
-export { repoRoot };
+export { repoRoot, retry, sleep };
 
 /** Names of everything one test run creates, unique so that parallel runs never meet. */
 export interface CleanRun {
@@ -45,7 +51,7 @@ export interface CleanRun {
 }
 
 export function freshRun(label: string): CleanRun {
-  const id = `${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const id = uniqueId(label);
   const icebergTable = `clean_${id.replace(/[^a-z0-9]/g, '_')}`;
   const root = repoRoot();
   return {
@@ -165,17 +171,11 @@ export function seedValid(
 
 /** Produces through kafka-tx's idempotent producer and fails if any send was not acknowledged. */
 export async function produce(records: OutRecord[], chunk = 2000): Promise<void> {
-  const producer = await createIdempotentProducer(clusterOptions('flink-test-producer'));
-  try {
-    for (let i = 0; i < records.length; i += chunk) {
-      const reports = await producer.send(records.slice(i, i + chunk));
-      const failed = reports.filter((r) => !r.ok);
-      if (failed.length > 0)
-        throw new Error(`${failed.length} sends failed, first: ${failed[0]?.error ?? '?'}`);
-    }
-  } finally {
-    await producer.close();
-  }
+  await produceAcked(
+    () => createIdempotentProducer(clusterOptions('flink-test-producer')),
+    records,
+    chunk,
+  );
 }
 
 /** Submits the clean job for this run through infra/flink/submit.sh (REST only); resolves to the job id. */
@@ -225,50 +225,15 @@ export async function dropRun(r: CleanRun): Promise<void> {
   fs.rmSync(r.checkpointDir, { recursive: true, force: true });
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Polls `probe` until `done` holds for its value; returns the last value, or throws after timeoutMs. */
-export async function waitFor<T>(
+export function waitFor<T>(
   what: string,
   probe: () => Promise<T>,
   done: (v: T) => boolean,
   timeoutMs: number,
   everyMs = 2000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let error: unknown;
-  while (Date.now() < deadline) {
-    try {
-      last = await probe();
-      if (done(last)) return last;
-    } catch (e) {
-      error = e;
-    }
-    await sleep(everyMs);
-  }
-  throw new Error(
-    `timed out after ${timeoutMs} ms waiting for ${what}; last value ${JSON.stringify(last)}, last error ${String(error)}`,
-  );
-}
-
-/** Retries `f` on errors (a broker restarted by another test makes an admin call time out now and then). */
-export async function retry<T>(
-  what: string,
-  f: () => Promise<T>,
-  attempts = 6,
-  delayMs = 5000,
-): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await f();
-    } catch (e) {
-      if (i >= attempts) throw new Error(`${what} failed ${attempts} times, last: ${String(e)}`);
-      await sleep(delayMs);
-    }
-  }
+  return waitForValue(what, probe, done, timeoutMs, everyMs);
 }
 
 /** Every record of a topic up to its end offsets, retried on errors. */

@@ -5,7 +5,7 @@ import {
   deleteTopics,
   runAtLeastOnceConsumer,
 } from '../src';
-import { killAllChildren, startFixture, stopChild } from './child';
+import { killAllChildren, startFixture } from './child';
 import { BOOTSTRAP, clientOptions, seed, uniqueName, waitFor } from './helpers';
 
 describe('runAtLeastOnceConsumer', () => {
@@ -33,7 +33,7 @@ describe('runAtLeastOnceConsumer', () => {
     const group = uniqueName('alo-crash');
     const first = startFixture('sink-consumer.js', [BOOTSTRAP, topic, group, 'crash-after-first']);
     expect((await first.exited).signal).toBe('SIGKILL');
-    const firstBatch = first.lines.flatMap((l) => l.batch as string[]);
+    const firstBatch = first.jsonLines().flatMap((l) => l.batch as string[]);
     expect(firstBatch.length).toBeGreaterThan(0);
     // Nothing was committed: the whole topic is still lag.
     expect(await committedLag(o, group, topic)).toBe(N);
@@ -45,8 +45,8 @@ describe('runAtLeastOnceConsumer', () => {
       120000,
       1000,
     );
-    expect((await stopChild(second, 'SIGTERM')).code).toBe(0);
-    const written = new Set(second.lines.flatMap((l) => l.batch as string[]));
+    expect((await second.stop('SIGTERM')).code).toBe(0);
+    const written = new Set(second.jsonLines().flatMap((l) => l.batch as string[]));
     expect(firstBatch.every((v) => written.has(v))).toBe(true);
     expect([...written].sort()).toEqual([...all].sort());
   });

@@ -1,5 +1,5 @@
 import { committedLag, createTopics, deleteTopics, readTopic } from '../src';
-import { killAllChildren, startFixture, stopChild } from './child';
+import { killAllChildren, startFixture } from './child';
 import { BOOTSTRAP, clientOptions, compareCopy, seed, sleep, uniqueName, waitFor } from './helpers';
 
 // The copier runs the built library (dist/) in a child process so that it can be SIGKILLed mid-transaction.
@@ -43,7 +43,7 @@ describe('transactional copy under SIGKILL', () => {
       );
       // Land the kill at a varying point of the next transaction.
       await sleep(Math.floor(Math.random() * 150));
-      const exit = await stopChild(c, 'SIGKILL');
+      const exit = await c.stop('SIGKILL');
       expect(exit.signal).toBe('SIGKILL');
     }
     const lagBeforeFinal = await committedLag(o, group, input);
@@ -56,7 +56,7 @@ describe('transactional copy under SIGKILL', () => {
       240000,
       1000,
     );
-    expect((await stopChild(last, 'SIGTERM')).code).toBe(0);
+    expect((await last.stop('SIGTERM')).code).toBe(0);
 
     const inRecs = await readTopic({ ...o, topic: input });
     const outRecs = await readTopic({ ...o, topic: output });

@@ -1,38 +1,28 @@
 /** Shared helpers for the integration specs: cluster options, unique topic names, a quiet logger, stack control. */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import {
+  clusterOptions,
+  exactlyOnce,
+  localBootstrap,
+  repoRoot,
+  testLogger,
+  uniqueId,
+} from '@clickstream/test-support';
 import { createIdempotentProducer } from '../src';
-import type { InRecord, KafkaClientOptions, Logger } from '../src/types';
-import { localBootstrap } from '@clickstream/test-support';
+import type { InRecord, KafkaClientOptions } from '../src/types';
+
+export { sleep, waitFor } from '@clickstream/test-support';
 
 export const BOOTSTRAP = localBootstrap();
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
-
-/** Warnings and errors go to stderr as JSON lines (visible when a spec fails); the rest is dropped. */
-export function testLogger(name: string, bindings: object = {}): Logger {
-  const write =
-    (level: string) =>
-    (o: object, msg?: string): void => {
-      if (process.env.KAFKA_TX_TEST_LOG === 'debug' || level === 'warn' || level === 'error') {
-        process.stderr.write(`${JSON.stringify({ level, name, ...bindings, ...o, msg })}\n`);
-      }
-    };
-  return {
-    debug: write('debug'),
-    info: write('info'),
-    warn: write('warn'),
-    error: write('error'),
-    child: (b: object) => testLogger(name, { ...bindings, ...b }),
-  };
-}
+export const REPO_ROOT = repoRoot();
 
 export function clientOptions(name: string): KafkaClientOptions {
-  return { bootstrap: BOOTSTRAP, clientId: `kafka-tx-test-${name}`, logger: testLogger(name) };
+  return clusterOptions(`kafka-tx-test-${name}`, testLogger.child({ name }));
 }
 
 export function uniqueName(prefix: string): string {
-  return `kt-${prefix}-${randomUUID().slice(0, 8)}`;
+  return uniqueId(`kt-${prefix}`);
 }
 
 /** Runs infra/local/stack.sh with the given arguments. */
@@ -48,35 +38,6 @@ export function stack(...args: string[]): Promise<string> {
           : resolve(stdout),
     ),
   );
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Waits until cond() holds, polling; a throwing cond counts as "not yet" (other engineers' tests
- * kill brokers on the shared stack), and its last error is in the timeout message.
- */
-export async function waitFor(
-  what: string,
-  cond: () => Promise<boolean> | boolean,
-  timeoutMs = 120000,
-  everyMs = 500,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      if (await cond()) return;
-    } catch (e) {
-      lastError = e;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what} (last error: ${String(lastError)})`,
-      );
-    }
-    await sleep(everyMs);
-  }
 }
 
 /** Produces n records with values "0".."n-1" (keys "k<i>") and returns how many were acknowledged. */
@@ -101,20 +62,11 @@ export async function seed(
   }
 }
 
-/** Exactly-once evidence for a copy: input values missing from the output, values present twice, values never sent. */
+/** Exactly-once evidence for a copy: input values missing from the output, values present twice, values never sent (20 examples each). */
 export function compareCopy(
   input: InRecord[],
   output: InRecord[],
 ): { missing: string[]; duplicated: string[]; unexpected: string[] } {
-  const want = new Set(input.map((r) => String(r.value)));
-  const seen = new Map<string, number>();
-  for (const r of output) seen.set(String(r.value), (seen.get(String(r.value)) ?? 0) + 1);
-  return {
-    missing: [...want].filter((v) => !seen.has(v)).slice(0, 20),
-    duplicated: [...seen]
-      .filter(([, n]) => n > 1)
-      .map(([v]) => v)
-      .slice(0, 20),
-    unexpected: [...seen.keys()].filter((v) => !want.has(v)).slice(0, 20),
-  };
+  const value = (r: InRecord): string => String(r.value);
+  return exactlyOnce(input.map(value), output.map(value), 20);
 }
