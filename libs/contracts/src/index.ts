@@ -81,5 +81,5 @@ export {
 export type { AggregateDecodeResult } from './aggregate/wire';
 export { FRAMES_CONTENT_TYPE, encodeFrames, decodeFrames } from './collector/frames';
 export type { Frame, FramesResult } from './collector/frames';
-export { splitSingleObjects } from './collector/split';
-export type { SingleObjectSplit } from './collector/split';
+export { splitSingleObjects, readSingleObjectLabels } from './collector/split';
+export type { SingleObjectSplit, SingleObjectLabels } from './collector/split';

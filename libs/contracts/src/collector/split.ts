@@ -38,3 +38,27 @@ export function splitSingleObjects(body: Buffer, maxRecords: number): SingleObje
   }
   return { records, rest: Buffer.from(body.subarray(pos)) };
 }
+
+/** What a record says about itself, read without checking the contract (null when it does not decode exactly). */
+export interface SingleObjectLabels {
+  seq: unknown;
+  run_id: unknown;
+  session_id: unknown;
+}
+
+/** Decodes one whole record with its writer schema and returns its seq, run_id and session_id. Never throws. */
+export function readSingleObjectLabels(bytes: Buffer): SingleObjectLabels | null {
+  const split = splitSingleObjects(bytes, 1);
+  if (split.records.length !== 1 || split.rest.length > 0) return null;
+  const entry = schemaEntries().find(
+    (e) => bytes.compare(e.fingerprint, 0, 8, 2, SINGLE_OBJECT_HEADER_BYTES) === 0,
+  );
+  try {
+    const value = entry?.type.decode(bytes, SINGLE_OBJECT_HEADER_BYTES).value as
+      SingleObjectLabels | undefined;
+    if (value === undefined) return null;
+    return { seq: value.seq, run_id: value.run_id, session_id: value.session_id };
+  } catch {
+    return null;
+  }
+}
