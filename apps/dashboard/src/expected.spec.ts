@@ -14,6 +14,7 @@ function row(session: string, type: Row['event_type'], dt: number, extra: Partia
     event_time: T0 + dt,
     amount_cents: null,
     expected_fate: 'valid',
+    expected_timeliness: 'on_time',
     delivery: 'acked',
     ...extra,
   };
@@ -75,6 +76,7 @@ describe('expectedFromLedger', () => {
     expect(expectedFromLedger([], q)).toEqual({
       funnel: [0, 0, 0, 0, 0],
       revenue: [],
+      revenueOnTime: [],
       uncertain: 0,
     });
   });
@@ -95,10 +97,15 @@ describe('expectedFromLedger', () => {
       row('E', 'page_view', 0, { expected_fate: 'poison' }),
       row('F', 'page_view', 0, { delivery: 'failed' }),
       row('G', 'payment_succeeded', 65_000, { amount_cents: 700 }),
+      row('H', 'payment_succeeded', 66_000, { amount_cents: 30, expected_timeliness: 'late' }),
     ];
     expect(expectedFromLedger(rows, q)).toEqual({
       funnel: [2, 1, 1, 1, 1],
       revenue: [
+        { minute: T0, revenueCents: 5000, payments: 1 },
+        { minute: T0 + 60_000, revenueCents: 730, payments: 2 },
+      ],
+      revenueOnTime: [
         { minute: T0, revenueCents: 5000, payments: 1 },
         { minute: T0 + 60_000, revenueCents: 700, payments: 1 },
       ],

@@ -19,6 +19,7 @@ type Row = Pick<
   | 'event_time'
   | 'amount_cents'
   | 'expected_fate'
+  | 'expected_timeliness'
   | 'delivery'
 >;
 
@@ -32,6 +33,8 @@ export interface Expected {
   /** Sessions reaching at least each step, in FUNNEL_STEPS order. */
   funnel: number[];
   revenue: RevenueMinute[];
+  /** The same from on-time events only: what the window aggregates (agg_windows) count. */
+  revenueOnTime: RevenueMinute[];
   /** Valid sends whose delivery failed within the range: each may or may not be in the layer. */
   uncertain: number;
 }
@@ -63,6 +66,7 @@ export function expectedFromLedger(rows: Iterable<Row>, q: ExpectedQuery): Expec
   const seen = new Set<string>();
   const sessions = new Map<string, Ev[]>();
   const minutes = new Map<number, RevenueMinute>();
+  const onTime = new Map<number, RevenueMinute>();
   let uncertain = 0;
   const stepOf = new Map<string, number>(FUNNEL_STEPS.map((s, i) => [s, i]));
   for (const r of rows) {
@@ -84,10 +88,14 @@ export function expectedFromLedger(rows: Iterable<Row>, q: ExpectedQuery): Expec
     }
     if (r.event_type === 'payment_succeeded') {
       const minute = Math.floor(r.event_time / 60_000) * 60_000;
-      const m = minutes.get(minute) ?? { minute, revenueCents: 0, payments: 0 };
-      m.revenueCents += r.amount_cents ?? 0;
-      m.payments += 1;
-      minutes.set(minute, m);
+      const into = (map: Map<number, RevenueMinute>): void => {
+        const m = map.get(minute) ?? { minute, revenueCents: 0, payments: 0 };
+        m.revenueCents += r.amount_cents ?? 0;
+        m.payments += 1;
+        map.set(minute, m);
+      };
+      into(minutes);
+      if (r.expected_timeliness === 'on_time') into(onTime);
     }
   }
   const funnel = new Array<number>(FUNNEL_STEPS.length).fill(0);
@@ -95,6 +103,7 @@ export function expectedFromLedger(rows: Iterable<Row>, q: ExpectedQuery): Expec
     const level = funnelLevel(events, q.windowMs);
     for (let k = 0; k < level; k++) funnel[k] = (funnel[k] as number) + 1;
   }
-  const revenue = [...minutes.values()].sort((a, b) => a.minute - b.minute);
-  return { funnel, revenue, uncertain };
+  const byMinute = (m: Map<number, RevenueMinute>): RevenueMinute[] =>
+    [...m.values()].sort((a, b) => a.minute - b.minute);
+  return { funnel, revenue: byMinute(minutes), revenueOnTime: byMinute(onTime), uncertain };
 }
