@@ -44,7 +44,8 @@ public final class WindowsJob {
     if (c.checkpointDir != null) env.getCheckpointConfig().setCheckpointStorage(c.checkpointDir);
 
     DataStream<CleanEvent> clean = env
-        .fromSource(source(c), watermarks(c), "source: " + c.cleanTopic)
+        // Named apart from the clean job's source, so its task thread ("Source: windows ...") can be told apart.
+        .fromSource(source(c), watermarks(c), "windows source: " + c.cleanTopic)
         .uid("clean-source");
     SingleOutputStreamOperator<CleanEvent> onTime = clean
         .process(new Lateness(c.latenessMs))
