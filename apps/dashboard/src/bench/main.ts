@@ -280,6 +280,7 @@ async function main(): Promise<number> {
       }
     };
     const benchStart = Date.now();
+    const loadavgAtStart = os.loadavg();
     for (const [layout, fns] of Object.entries(layouts)) {
       await timeRound(layout, fns, 'page-default-15m', false); // warm-up
       for (let i = 0; i < o.iterations; i++) await timeRound(layout, fns, 'page-default-15m', true);
@@ -327,7 +328,12 @@ async function main(): Promise<number> {
       benchmark: 'dashboard-queries',
       at: new Date().toISOString(),
       command: `node apps/dashboard/dist/bench/main.js ${process.argv.slice(2).join(' ')}`.trim(),
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg() },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        loadavgAtStart,
+        loadavgAtEnd: os.loadavg(),
+      },
       clickhouse: (await wh.query<{ v: string }>('SELECT version() AS v'))[0]?.v,
       rows: {
         history: o.rows,
