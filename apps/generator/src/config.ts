@@ -69,6 +69,18 @@ const OPTIONS = {
     help: 'Kafka bootstrap servers, host:port[,host:port...]',
   },
   topic: { flag: '--topic', env: 'GENERATOR_TOPIC', default: TOPICS.raw, help: 'topic to send to' },
+  via: {
+    flag: '--via',
+    env: 'GENERATOR_VIA',
+    default: 'kafka',
+    help: "kafka: the idempotent producer; http: POST to the collector (--collector-url; --topic is then the collector's)",
+  },
+  collectorUrl: {
+    flag: '--collector-url',
+    env: 'GENERATOR_COLLECTOR_URL',
+    default: 'http://127.0.0.1:9404/v1/events',
+    help: 'the collector endpoint of --via http',
+  },
   latenessMs: {
     flag: '--lateness-ms',
     env: 'GENERATOR_LATENESS_MS',
@@ -221,6 +233,8 @@ const ConfigSchema = z.object({
   dryRun: bool,
   bootstrap: hostPortList,
   topic: topicName,
+  via: z.enum(['kafka', 'http'], 'kafka or http'),
+  collectorUrl: z.url('an http(s) URL'),
   latenessMs: intIn(0, 3_600_000),
   dupRatio: ratio,
   outOfOrderRatio: ratio,
@@ -244,6 +258,9 @@ const ConfigSchema = z.object({
 export interface GeneratorConfig {
   run: RunOptions;
   dryRun: boolean;
+  /** Where a live run sends: Kafka directly, or the HTTP collector. */
+  via: 'kafka' | 'http';
+  collectorUrl: string;
   logLevel: string;
 }
 
@@ -317,6 +334,8 @@ export function parseConfig(
     help: false,
     config: {
       dryRun: c.dryRun,
+      via: c.via,
+      collectorUrl: c.collectorUrl,
       logLevel: c.logLevel,
       run: {
         seed: c.seed,

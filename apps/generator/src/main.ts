@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { createIdempotentProducer } from '@clickstream/kafka-tx';
 import { ConfigError, loadConfig, usage } from './config';
+import { httpSink } from './http-sink';
 import { kafkaSink } from './kafka-sink';
 import { run } from './run';
 import { drySink, type Sink } from './sink';
@@ -25,7 +26,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return EXIT.ok;
   }
-  const { run: options, dryRun, logLevel } = parsed.config;
+  const { run: options, dryRun, via, collectorUrl, logLevel } = parsed.config;
   // Logs go to stderr so that stdout carries only the final JSON summary line.
   const logger = pino({ name: 'generator', level: logLevel }, pino.destination(2));
 
@@ -40,6 +41,9 @@ async function main(): Promise<number> {
   let sink: Sink;
   if (dryRun) {
     sink = drySink();
+  } else if (via === 'http') {
+    // 1000 events per request is the collector's default --max-events; 15 s outlasts its 10 s ack timeout.
+    sink = httpSink({ url: collectorUrl, maxPerRequest: 1000, timeoutMs: 15_000 });
   } else {
     const producer = await createIdempotentProducer({
       bootstrap: options.bootstrap ?? '',
