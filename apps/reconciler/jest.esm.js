@@ -6,7 +6,15 @@ module.exports = {
   transform: {
     [`node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: [
       'ts-jest',
-      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true, esModuleInterop: true } },
+      {
+        tsconfig: {
+          allowJs: true,
+          module: 'commonjs',
+          target: 'ES2022',
+          isolatedModules: true,
+          esModuleInterop: true,
+        },
+      },
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],

@@ -21,7 +21,17 @@ describe('main job', () => {
   it('counts a 20,000-event seeded run with every fault kind exact at every layer', () => {
     const seed = String(1000 + Math.floor(Math.random() * 1_000_000));
     const summary = JSON.parse(
-      run('node', ['apps/generator/dist/main.js', '--seed', seed, '--rate', '1000', '--count', '20000', '--max-dup-delay', '15s']),
+      run('node', [
+        'apps/generator/dist/main.js',
+        '--seed',
+        seed,
+        '--rate',
+        '1000',
+        '--count',
+        '20000',
+        '--max-dup-delay',
+        '15s',
+      ]),
     ) as { run_id: string; acked: number; failed: number; by_fault: Record<string, number> };
     expect(summary.acked).toBeGreaterThanOrEqual(20_000);
     for (const kind of FAULT_KINDS) expect(summary.by_fault[kind] ?? 0).toBeGreaterThan(0);

@@ -3,7 +3,11 @@ import * as os from 'os';
 import * as path from 'path';
 import { readIcebergLayer } from './iceberg';
 import { readCurrentSnapshot, resolveFile } from '../iceberg/metadata';
-import { FIXTURE_SNAPSHOT_ID, writeIcebergFixture, type FixtureRow } from '../testing/iceberg-fixture';
+import {
+  FIXTURE_SNAPSHOT_ID,
+  writeIcebergFixture,
+  type FixtureRow,
+} from '../testing/iceberg-fixture';
 
 const RUN = 'run-ice';
 const row = (seq: number, run = RUN): FixtureRow => ({ seq, run_id: run, event_id: `e-${seq}` });
@@ -25,7 +29,14 @@ describe('readIcebergLayer', () => {
     const read = await readIcebergLayer({ tablePath: table, runId: RUN });
     if (!read.ok) throw new Error(read.error);
     expect(Array.from(read.contents.seqs)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(Array.from(read.contents.eventIds ?? [])).toEqual(['e-0', 'e-1', 'e-2', 'e-3', 'e-4', 'e-5']);
+    expect(Array.from(read.contents.eventIds ?? [])).toEqual([
+      'e-0',
+      'e-1',
+      'e-2',
+      'e-3',
+      'e-4',
+      'e-5',
+    ]);
     expect(read.contents.foreign).toBe(1);
     expect(read.contents.notes[0]).toContain(String(FIXTURE_SNAPSHOT_ID));
   });
@@ -57,8 +68,12 @@ describe('readIcebergLayer', () => {
   });
 
   it('re-roots absolute paths of a moved warehouse under the table path', () => {
-    expect(resolveFile('file:/gone/wh/db/t/data/x.parquet', '/new/wh/db/t')).toBe('/new/wh/db/t/data/x.parquet');
-    expect(resolveFile('file:///gone/wh/db/t/metadata/m.avro', '/new/t')).toBe('/new/t/metadata/m.avro');
+    expect(resolveFile('file:/gone/wh/db/t/data/x.parquet', '/new/wh/db/t')).toBe(
+      '/new/wh/db/t/data/x.parquet',
+    );
+    expect(resolveFile('file:///gone/wh/db/t/metadata/m.avro', '/new/t')).toBe(
+      '/new/t/metadata/m.avro',
+    );
     expect(() => resolveFile('s3://bucket/x', '/t')).toThrow('only local files');
   });
 });

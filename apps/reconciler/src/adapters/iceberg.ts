@@ -20,15 +20,22 @@ export async function readIcebergLayer(o: IcebergLayerOptions): Promise<LayerRea
     const snapshot = readCurrentSnapshot(o.tablePath);
     const files = await liveFiles(snapshot, o.tablePath);
     if (files.deletes.length > 0) {
-      throw new Error(`snapshot ${snapshot.snapshotId} has ${files.deletes.length} delete file(s), which this reader does not apply`);
+      throw new Error(
+        `snapshot ${snapshot.snapshotId} has ${files.deletes.length} delete file(s), which this reader does not apply`,
+      );
     }
     const seqs = new SeqList();
     const eventIds: (string | null)[] = [];
     let foreign = 0;
     let rowsRead = 0;
     for (const f of files.data) {
-      const { rows, columns } = await readParquetColumns(f.path, [cols.seq, cols.runId, cols.eventId]);
-      if (rows !== f.recordCount) throw new Error(`${f.path}: ${rows} row(s) but the manifest says ${f.recordCount}`);
+      const { rows, columns } = await readParquetColumns(f.path, [
+        cols.seq,
+        cols.runId,
+        cols.eventId,
+      ]);
+      if (rows !== f.recordCount)
+        throw new Error(`${f.path}: ${rows} row(s) but the manifest says ${f.recordCount}`);
       rowsRead += rows;
       const seq = columns.get(cols.seq) as unknown[];
       const run = columns.get(cols.runId) as unknown[];
@@ -48,8 +55,15 @@ export async function readIcebergLayer(o: IcebergLayerOptions): Promise<LayerRea
         ? `table ${o.tablePath} has no snapshot yet (${snapshot.metadataFile})`
         : `snapshot ${snapshot.snapshotId} (${snapshot.metadataFile}): ${files.data.length} data file(s), ${rowsRead} row(s)`,
     ];
-    return { ok: true, contents: { seqs: seqs.toArray(), eventIds, foreign, notes, readMs: Date.now() - started } };
+    return {
+      ok: true,
+      contents: { seqs: seqs.toArray(), eventIds, foreign, notes, readMs: Date.now() - started },
+    };
   } catch (err) {
-    return { ok: false, error: `iceberg ${o.tablePath}: ${err instanceof Error ? err.message : String(err)}`, readMs: Date.now() - started };
+    return {
+      ok: false,
+      error: `iceberg ${o.tablePath}: ${err instanceof Error ? err.message : String(err)}`,
+      readMs: Date.now() - started,
+    };
   }
 }

@@ -36,7 +36,10 @@ describe('extractRun', () => {
 
   it('reads the reason header of dead letters', () => {
     const read = extractRun(
-      [rec(0, 0, { 'cs-run-id': 'r1', 'cs-seq': '3', 'cs-reason': 'truncated' }), rec(0, 1, { 'cs-run-id': 'r1', 'cs-seq': '4' })],
+      [
+        rec(0, 0, { 'cs-run-id': 'r1', 'cs-seq': '3', 'cs-reason': 'truncated' }),
+        rec(0, 1, { 'cs-run-id': 'r1', 'cs-seq': '4' }),
+      ],
       { kind: 'dlq', runId: 'r1', ends },
     );
     expect(Array.from(read.contents.seqs)).toEqual([3, 4]);

@@ -20,7 +20,10 @@ export interface KafkaLayerOptions {
 }
 
 /** Reduces a topic's records to this run's seqs (and reasons for the dead-letter topic); pure, so it is unit-tested. */
-export function extractRun(records: readonly InRecord[], o: Omit<KafkaLayerOptions, 'topic'>): LayerRead & { ok: true } {
+export function extractRun(
+  records: readonly InRecord[],
+  o: Omit<KafkaLayerOptions, 'topic'>,
+): LayerRead & { ok: true } {
   const runId = Buffer.from(o.runId);
   const seqs = new SeqList();
   const reasons: (string | null)[] | undefined = o.kind === 'dlq' ? [] : undefined;
@@ -46,13 +49,23 @@ export function extractRun(records: readonly InRecord[], o: Omit<KafkaLayerOptio
     }
   }
   const notes: string[] = [];
-  if (noRunId > 0) notes.push(`${noRunId} record(s) without a ${HEADERS.runId} header (counted with other runs)`);
+  if (noRunId > 0)
+    notes.push(`${noRunId} record(s) without a ${HEADERS.runId} header (counted with other runs)`);
   if (late > 0) notes.push(`${late} record(s) past the end offsets taken at the start ignored`);
-  const contents = { seqs: seqs.toArray(), foreign, notes, readMs: 0, ...(reasons !== undefined ? { reasons } : {}) };
+  const contents = {
+    seqs: seqs.toArray(),
+    foreign,
+    notes,
+    readMs: 0,
+    ...(reasons !== undefined ? { reasons } : {}),
+  };
   return { ok: true, contents };
 }
 
-export async function readKafkaLayer(source: TopicSource, o: KafkaLayerOptions): Promise<LayerRead> {
+export async function readKafkaLayer(
+  source: TopicSource,
+  o: KafkaLayerOptions,
+): Promise<LayerRead> {
   const started = Date.now();
   try {
     const records = await source.readTopic(o.topic);
@@ -61,6 +74,10 @@ export async function readKafkaLayer(source: TopicSource, o: KafkaLayerOptions):
     read.contents.notes.unshift(`topic ${o.topic}: ${records.length} record(s) read`);
     return read;
   } catch (err) {
-    return { ok: false, error: `topic ${o.topic}: ${err instanceof Error ? err.message : String(err)}`, readMs: Date.now() - started };
+    return {
+      ok: false,
+      error: `topic ${o.topic}: ${err instanceof Error ? err.message : String(err)}`,
+      readMs: Date.now() - started,
+    };
   }
 }

@@ -1,13 +1,22 @@
 /** Kafka read rate as the reconciler reads (readTopic read_committed + header extraction), on a temporary topic. */
 
 import { HEADERS } from '@clickstream/contracts';
-import { createIdempotentProducer, createTopics, deleteTopics, readTopic, type OutRecord } from '@clickstream/kafka-tx';
+import {
+  createIdempotentProducer,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  type OutRecord,
+} from '@clickstream/kafka-tx';
 import { extractRun } from '../adapters/kafka';
 
 const noop = (): void => undefined;
 const logger = { debug: noop, info: noop, warn: noop, error: noop };
 
-export async function kafkaReadRate(bootstrap: string, n: number): Promise<Record<string, number | string>> {
+export async function kafkaReadRate(
+  bootstrap: string,
+  n: number,
+): Promise<Record<string, number | string>> {
   const topic = `reconciler-bench-${Date.now().toString(36)}`;
   const client = { bootstrap, clientId: `reconciler-bench-${process.pid}`, logger };
   await createTopics(client, [{ topic, partitions: 6 }]);
@@ -19,7 +28,12 @@ export async function kafkaReadRate(bootstrap: string, n: number): Promise<Recor
     for (let start = 0; start < n; start += 20_000) {
       const batch: OutRecord[] = [];
       for (let seq = start; seq < Math.min(n, start + 20_000); seq++) {
-        batch.push({ topic, key: `s-${seq % 997}`, value, headers: { [HEADERS.seq]: String(seq), [HEADERS.runId]: 'bench' } });
+        batch.push({
+          topic,
+          key: `s-${seq % 997}`,
+          value,
+          headers: { [HEADERS.seq]: String(seq), [HEADERS.runId]: 'bench' },
+        });
       }
       const reports = await producer.send(batch);
       const bad = reports.find((r) => !r.ok);

@@ -19,7 +19,9 @@ export function* syntheticLedger(n: number): Generator<LedgerRow> {
 }
 
 /** What each kind of layer holds for an exact run (failed sends present, as if written). */
-export function exactContents(rows: Iterable<LedgerRow>): Record<'raw' | 'valid' | 'dlq' | 'clean', LayerContents> {
+export function exactContents(
+  rows: Iterable<LedgerRow>,
+): Record<'raw' | 'valid' | 'dlq' | 'clean', LayerContents> {
   const raw: number[] = [];
   const valid: number[] = [];
   const dlq: number[] = [];
@@ -39,8 +41,19 @@ export function exactContents(rows: Iterable<LedgerRow>): Record<'raw' | 'valid'
       cleanIds.push(r.event_id);
     }
   }
-  const c = (seqs: number[], extra: Partial<LayerContents> = {}): LayerContents => ({ seqs: Int32Array.from(seqs), foreign: 0, notes: [], readMs: 0, ...extra });
-  return { raw: c(raw), valid: c(valid), dlq: c(dlq, { reasons }), clean: c(clean, { eventIds: cleanIds }) };
+  const c = (seqs: number[], extra: Partial<LayerContents> = {}): LayerContents => ({
+    seqs: Int32Array.from(seqs),
+    foreign: 0,
+    notes: [],
+    readMs: 0,
+    ...extra,
+  });
+  return {
+    raw: c(raw),
+    valid: c(valid),
+    dlq: c(dlq, { reasons }),
+    clean: c(clean, { eventIds: cleanIds }),
+  };
 }
 
 /** Kafka records as kafka-tx returns them, headers only (the adapter never looks at values). */

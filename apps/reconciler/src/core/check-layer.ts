@@ -42,7 +42,13 @@ export function checkLayer(input: LayerCheckInput): LayerReport {
   const unexpected = new EvidenceCollector(limit);
   const differing = kind === 'dlq' ? new EvidenceCollector(limit) : null;
   countRecords(kind, ledger, need, c, counts, unexpected, differing);
-  const { missing, duplicated, indefinitePresent, indefiniteAbsent } = sweep(kind, ledger, need, counts, limit);
+  const { missing, duplicated, indefinitePresent, indefiniteAbsent } = sweep(
+    kind,
+    ledger,
+    need,
+    counts,
+    limit,
+  );
 
   const notes = [...ledgerProblems];
   if (c.foreign > 0) notes.push(`${c.foreign} record(s) of other runs ignored`);
@@ -106,7 +112,8 @@ function countRecords(
       unexpected.add({ seq, why: UNEXPECTED_WHY[NEED.unknown] });
       continue;
     }
-    const key = kind === 'clean' && ledger.fate[seq] === 0 ? (ledger.canonical[seq] as number) : seq;
+    const key =
+      kind === 'clean' && ledger.fate[seq] === 0 ? (ledger.canonical[seq] as number) : seq;
     const n = need[key] as number;
     if (n !== NEED.once && n !== NEED.atMostOnce) {
       unexpected.add({ seq, why: UNEXPECTED_WHY[n] });
@@ -116,7 +123,12 @@ function countRecords(
       const id = eventIds[i] ?? null;
       const want = ledger.eventIds[seq] ?? null;
       if (id !== want) {
-        unexpected.add({ seq, why: 'event_id differs from the ledger', expected: want, observed: id });
+        unexpected.add({
+          seq,
+          why: 'event_id differs from the ledger',
+          expected: want,
+          observed: id,
+        });
         continue;
       }
     }
@@ -129,7 +141,13 @@ function countRecords(
   }
 }
 
-function sweep(kind: LayerKind, ledger: LedgerIndex, need: Uint8Array, counts: Uint8Array, limit: number) {
+function sweep(
+  kind: LayerKind,
+  ledger: LedgerIndex,
+  need: Uint8Array,
+  counts: Uint8Array,
+  limit: number,
+) {
   const missing = new EvidenceCollector(limit);
   const duplicated = new EvidenceCollector(limit);
   let indefinitePresent = 0;

@@ -8,19 +8,39 @@ function expected(buf: Buffer): number {
 }
 
 describe('seqFromHeader', () => {
-  it.each(['0', '7', '42', '2147483646', '2147483647', '9007199254740991', '9007199254740992', '99999999999999999', '007', '', '-1', '1e3', ' 1', '1 ', '+1', '١'])(
-    'agrees with parseSeqHeader on %j',
-    (text) => {
-      expect(seqFromHeader(Buffer.from(text))).toBe(expected(Buffer.from(text)));
-    },
-  );
+  it.each([
+    '0',
+    '7',
+    '42',
+    '2147483646',
+    '2147483647',
+    '9007199254740991',
+    '9007199254740992',
+    '99999999999999999',
+    '007',
+    '',
+    '-1',
+    '1e3',
+    ' 1',
+    '1 ',
+    '+1',
+    '١',
+  ])('agrees with parseSeqHeader on %j', (text) => {
+    expect(seqFromHeader(Buffer.from(text))).toBe(expected(Buffer.from(text)));
+  });
 
   it('agrees with parseSeqHeader on arbitrary bytes and digit strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.stringMatching(/^[0-9]{0,18}$/).map((s) => Buffer.from(s))), (bytes) => {
-        const buf = Buffer.from(bytes);
-        expect(seqFromHeader(buf)).toBe(expected(buf));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 20 }),
+          fc.stringMatching(/^[0-9]{0,18}$/).map((s) => Buffer.from(s)),
+        ),
+        (bytes) => {
+          const buf = Buffer.from(bytes);
+          expect(seqFromHeader(buf)).toBe(expected(buf));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

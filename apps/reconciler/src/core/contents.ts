@@ -18,7 +18,8 @@ export interface LayerContents {
 }
 
 /** A reader's outcome: contents, or why the layer could not be read (which makes its verdict unknown). */
-export type LayerRead = { ok: true; contents: LayerContents } | { ok: false; error: string; readMs: number };
+export type LayerRead =
+  { ok: true; contents: LayerContents } | { ok: false; error: string; readMs: number };
 
 /** Growable seq list for adapters: appending to a typed array avoids a boxed number per record. */
 export class SeqList {
@@ -45,7 +46,12 @@ export const SEQ_OUT_OF_RANGE = 0x7fffffff;
 /** A seq as stored in a SeqList: NO_SEQ when absent or not a non-negative integer, clamped to SEQ_OUT_OF_RANGE. */
 export function toIndexSeq(value: number | bigint | null | undefined): number {
   if (value === null || value === undefined) return NO_SEQ;
-  if (typeof value === 'bigint') return value < 0n ? NO_SEQ : value >= BigInt(SEQ_OUT_OF_RANGE) ? SEQ_OUT_OF_RANGE : Number(value);
+  if (typeof value === 'bigint')
+    return value < 0n
+      ? NO_SEQ
+      : value >= BigInt(SEQ_OUT_OF_RANGE)
+        ? SEQ_OUT_OF_RANGE
+        : Number(value);
   if (!Number.isInteger(value) || value < 0) return NO_SEQ;
   return value >= SEQ_OUT_OF_RANGE ? SEQ_OUT_OF_RANGE : value;
 }

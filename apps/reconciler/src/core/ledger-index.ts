@@ -75,7 +75,15 @@ export class LedgerIndexBuilder {
   }
 
   /** The facts of one send as primitives, so a columnar reader feeds the index without an object per row. */
-  addSend(runId: string, seq: number, delivery: number, fate: number, reason: number, duplicateOf: number, eventId: string | null): void {
+  addSend(
+    runId: string,
+    seq: number,
+    delivery: number,
+    fate: number,
+    reason: number,
+    duplicateOf: number,
+    eventId: string | null,
+  ): void {
     this.rows++;
     if (this.runId === null) this.runId = runId;
     else if (runId !== this.runId) this.otherRunIds++;
@@ -99,10 +107,19 @@ export class LedgerIndexBuilder {
 
   finish(): LedgerIndex {
     const size = this.size;
-    if (this.badSeqs > 0) this.problems.push(`ledger has ${this.badSeqs} row(s) whose seq cannot be indexed (expected an integer in [0, 2^31-1))`);
-    if (this.duplicateSeqs > 0) this.problems.push(`ledger has ${this.duplicateSeqs} row(s) whose seq was already seen`);
-    if (this.otherRunIds > 0) this.problems.push(`ledger has ${this.otherRunIds} row(s) of a run other than ${this.runId}`);
-    const canonical = resolveCanonical(this.known.subarray(0, size), this.duplicateOf.subarray(0, size), this.problems);
+    if (this.badSeqs > 0)
+      this.problems.push(
+        `ledger has ${this.badSeqs} row(s) whose seq cannot be indexed (expected an integer in [0, 2^31-1))`,
+      );
+    if (this.duplicateSeqs > 0)
+      this.problems.push(`ledger has ${this.duplicateSeqs} row(s) whose seq was already seen`);
+    if (this.otherRunIds > 0)
+      this.problems.push(`ledger has ${this.otherRunIds} row(s) of a run other than ${this.runId}`);
+    const canonical = resolveCanonical(
+      this.known.subarray(0, size),
+      this.duplicateOf.subarray(0, size),
+      this.problems,
+    );
     const eventIds = this.eventIds;
     if (eventIds.length < size) eventIds.length = size;
     return {
@@ -138,7 +155,11 @@ export class LedgerIndexBuilder {
 }
 
 /** Follows duplicate_of chains to the first send of each event; a chain into an unknown seq or a cycle is a ledger problem. */
-function resolveCanonical(known: Uint8Array, duplicateOf: Int32Array, problems: string[]): Int32Array {
+function resolveCanonical(
+  known: Uint8Array,
+  duplicateOf: Int32Array,
+  problems: string[],
+): Int32Array {
   const size = known.length;
   const canonical = new Int32Array(size).fill(-1);
   let broken = 0;
@@ -155,7 +176,10 @@ function resolveCanonical(known: Uint8Array, duplicateOf: Int32Array, problems: 
     if (hops >= 64 || ((duplicateOf[c] ?? -1) >= 0 && c === seq)) broken++;
     canonical[seq] = c;
   }
-  if (broken > 0) problems.push(`ledger has ${broken} duplicate(s) whose duplicate_of chain does not end at a first send`);
+  if (broken > 0)
+    problems.push(
+      `ledger has ${broken} duplicate(s) whose duplicate_of chain does not end at a first send`,
+    );
   return canonical;
 }
 

@@ -12,14 +12,23 @@ function contents(seqs: number[], extra: Partial<LayerContents> = {}): LayerRead
   return { ok: true, contents: { seqs, foreign: 0, notes: [], readMs: 1, ...extra } };
 }
 
-function run(rows: LedgerRow[], layers: { layer: EventLayer; read: LayerRead }[], manifestSends: number | null = rows.length) {
+function run(
+  rows: LedgerRow[],
+  layers: { layer: EventLayer; read: LayerRead }[],
+  manifestSends: number | null = rows.length,
+) {
   const report = reconcile({ ledger: indexLedger(rows), manifestSends, runId: RUN, layers });
   expect(ReconciliationReportSchema.safeParse(report).success).toBe(true);
   expect(renderTable(report)).toContain(report.verdict);
   return report;
 }
 
-function only(rows: LedgerRow[], layer: EventLayer, read: LayerRead, manifestSends?: number | null): LayerReport {
+function only(
+  rows: LedgerRow[],
+  layer: EventLayer,
+  read: LayerRead,
+  manifestSends?: number | null,
+): LayerReport {
   const report = run(rows, [{ layer, read }], manifestSends);
   return report.layers[0] as LayerReport;
 }
@@ -29,10 +38,14 @@ const LEDGER = [validSend(0), validSend(1), validSend(2), poisonSend(3), duplica
 
 describe('reconcile: the empty case', () => {
   it('an empty ledger confirmed by the manifest and empty layers is exact', () => {
-    const report = run([], [
-      { layer: 'clickstream.raw', read: contents([]) },
-      { layer: 'events.clean', read: contents([]) },
-    ], 0);
+    const report = run(
+      [],
+      [
+        { layer: 'clickstream.raw', read: contents([]) },
+        { layer: 'events.clean', read: contents([]) },
+      ],
+      0,
+    );
     expect(report.verdict).toBe('exact');
     expect(report.layers.map((l) => l.verdict)).toEqual(['exact', 'exact']);
   });
@@ -99,7 +112,11 @@ describe('reconcile: raw', () => {
 });
 
 describe('reconcile: failed and unsent sends', () => {
-  const rows = [validSend(0), validSend(1, { delivery: 'failed' }), validSend(2, { delivery: 'not_sent' })];
+  const rows = [
+    validSend(0),
+    validSend(1, { delivery: 'failed' }),
+    validSend(2, { delivery: 'not_sent' }),
+  ];
 
   it('a failed send may be absent or present once (a note, not an anomaly)', () => {
     for (const seqs of [[0], [0, 1]]) {
@@ -116,7 +133,9 @@ describe('reconcile: failed and unsent sends', () => {
 
   it('a send that was never made but is present is unexpected', () => {
     const l = only(rows, 'clickstream.raw', contents([0, 2]));
-    expect(l.unexpected.examples).toEqual([{ seq: 2, why: 'seq never sent according to the ledger' }]);
+    expect(l.unexpected.examples).toEqual([
+      { seq: 2, why: 'seq never sent according to the ledger' },
+    ]);
   });
 });
 
@@ -139,12 +158,17 @@ describe('reconcile: valid and dlq', () => {
   it('a wrong reason is a differing row', () => {
     const l = only(LEDGER, 'clickhouse.dlq', contents([3], { reasons: ['truncated'] }));
     expect(l.verdict).toBe('inexact');
-    expect(l.differing).toEqual({ count: 1, examples: [{ seq: 3, expected: 'bad_magic', observed: 'truncated' }] });
+    expect(l.differing).toEqual({
+      count: 1,
+      examples: [{ seq: 3, expected: 'bad_magic', observed: 'truncated' }],
+    });
   });
 
   it('a valid event in the dlq is unexpected', () => {
     const l = only(LEDGER, 'events.dlq', contents([3, 0], { reasons: ['bad_magic', 'truncated'] }));
-    expect(l.unexpected.examples).toEqual([{ seq: 0, why: 'valid event in the dead-letter layer' }]);
+    expect(l.unexpected.examples).toEqual([
+      { seq: 0, why: 'valid event in the dead-letter layer' },
+    ]);
   });
 });
 
@@ -165,12 +189,20 @@ describe('reconcile: clean (each distinct valid event once)', () => {
     const rows = [validSend(0, { delivery: 'failed' }), duplicateSend(1, 0)];
     expect(only(rows, 'events.clean', contents([1])).verdict).toBe('exact');
     expect(only(rows, 'events.clean', contents([])).verdict).toBe('unknown');
-    expect(only([...rows, validSend(2)], 'events.clean', contents([2])).missing.examples).toEqual([{ seq: 0 }]);
+    expect(only([...rows, validSend(2)], 'events.clean', contents([2])).missing.examples).toEqual([
+      { seq: 0 },
+    ]);
   });
 
   it('an event_id that differs from the ledger is unexpected', () => {
-    const l = only(LEDGER, 'iceberg.clean', contents([0, 1, 2], { eventIds: ['e-0', 'e-1', 'e-x'] }));
-    expect(l.unexpected.examples).toEqual([{ seq: 2, why: 'event_id differs from the ledger', expected: 'e-2', observed: 'e-x' }]);
+    const l = only(
+      LEDGER,
+      'iceberg.clean',
+      contents([0, 1, 2], { eventIds: ['e-0', 'e-1', 'e-x'] }),
+    );
+    expect(l.unexpected.examples).toEqual([
+      { seq: 2, why: 'event_id differs from the ledger', expected: 'e-2', observed: 'e-x' },
+    ]);
   });
 });
 

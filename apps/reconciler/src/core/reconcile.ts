@@ -27,13 +27,17 @@ export function ledgerProblemsOf(
   const { ledger } = input;
   const problems = [...ledger.problems];
   if (ledger.runId !== null && ledger.runId !== input.runId) {
-    problems.push(`ledger run id ${ledger.runId} differs from the run being reconciled (${input.runId})`);
+    problems.push(
+      `ledger run id ${ledger.runId} differs from the run being reconciled (${input.runId})`,
+    );
   }
   if (ledger.rows === 0 && input.manifestSends === null) {
     problems.push('the ledger is empty and no manifest confirms that nothing was sent');
   }
   if (input.manifestSends !== null && input.manifestSends !== ledger.rows) {
-    problems.push(`ledger has ${ledger.rows} row(s) but the manifest says ${input.manifestSends} send(s)`);
+    problems.push(
+      `ledger has ${ledger.rows} row(s) but the manifest says ${input.manifestSends} send(s)`,
+    );
   }
   return problems;
 }
@@ -50,7 +54,15 @@ export function reconcile(input: ReconcileInput): ReconciliationReport {
       need = expectationOf(kind, ledger);
       needs.set(kind, need);
     }
-    return checkLayer({ layer, kind, ledger, need, read, ledgerProblems: problems, examples: input.examples });
+    return checkLayer({
+      layer,
+      kind,
+      ledger,
+      need,
+      read,
+      ledgerProblems: problems,
+      examples: input.examples,
+    });
   });
   return {
     run_id: input.runId,

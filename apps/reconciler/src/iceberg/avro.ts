@@ -9,7 +9,9 @@ import * as avro from 'avsc';
 const LONG = avro.types.LongType.__with({
   fromBuffer: (buf: Buffer): number | bigint => {
     const n = buf.readBigInt64LE();
-    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(n)
+      : n;
   },
   toBuffer: (n: number | bigint): Buffer => {
     const buf = Buffer.alloc(8);
@@ -18,7 +20,8 @@ const LONG = avro.types.LongType.__with({
   },
   fromJSON: (n: number | bigint): number | bigint => n,
   toJSON: (n: number | bigint): number => Number(n),
-  isValid: (n: unknown): boolean => typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)),
+  isValid: (n: unknown): boolean =>
+    typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)),
   compare: (a: number | bigint, b: number | bigint): number => (a < b ? -1 : a > b ? 1 : 0),
 });
 
@@ -26,7 +29,13 @@ const LONG = avro.types.LongType.__with({
 export function avroType(schema: avro.Schema): avro.Type {
   return avro.Type.forSchema(schema, {
     wrapUnions: false,
-    typeHook: (s) => (s === 'long' || (typeof s === 'object' && (s as { type?: unknown; logicalType?: unknown }).type === 'long' && !('logicalType' in s)) ? LONG : undefined),
+    typeHook: (s) =>
+      s === 'long' ||
+      (typeof s === 'object' &&
+        (s as { type?: unknown; logicalType?: unknown }).type === 'long' &&
+        !('logicalType' in s))
+        ? LONG
+        : undefined,
   });
 }
 
@@ -35,7 +44,9 @@ export function readAvroFile<T = Record<string, unknown>>(path: string): Promise
   return new Promise((resolve, reject) => {
     const records: T[] = [];
     avro
-      .createFileDecoder(path, { parseHook: (schema: avro.Schema) => avroType(schema) } as avro.DecoderOptions)
+      .createFileDecoder(path, {
+        parseHook: (schema: avro.Schema) => avroType(schema),
+      } as avro.DecoderOptions)
       .on('data', (r: T) => records.push(r))
       .on('error', reject)
       .on('end', () => resolve(records));

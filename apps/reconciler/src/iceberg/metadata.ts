@@ -32,10 +32,12 @@ export function currentMetadataFile(tablePath: string): string {
   const hint = path.join(dir, 'version-hint.text');
   if (fs.existsSync(hint)) {
     const n = fs.readFileSync(hint, 'utf8').trim();
-    if (!/^\d+$/.test(n)) throw new Error(`${hint} holds ${JSON.stringify(n)}, not a version number`);
+    if (!/^\d+$/.test(n))
+      throw new Error(`${hint} holds ${JSON.stringify(n)}, not a version number`);
     return path.join(dir, `v${n}.metadata.json`);
   }
-  if (!fs.existsSync(dir)) throw new Error(`no Iceberg table at ${tablePath} (no metadata directory)`);
+  if (!fs.existsSync(dir))
+    throw new Error(`no Iceberg table at ${tablePath} (no metadata directory)`);
   const versions = fs
     .readdirSync(dir)
     .map((f) => /^v(\d+)\.metadata\.json$/.exec(f))
@@ -54,11 +56,21 @@ export function readCurrentSnapshot(tablePath: string): CurrentSnapshot {
   };
   const id = meta['current-snapshot-id'] ?? null;
   const formatVersion = meta['format-version'] ?? 1;
-  if (id === null || id === '-1') return { metadataFile, formatVersion, snapshotId: null, manifestList: null };
+  if (id === null || id === '-1')
+    return { metadataFile, formatVersion, snapshotId: null, manifestList: null };
   const snapshot = (meta.snapshots ?? []).find((s) => s['snapshot-id'] === id);
-  if (snapshot === undefined) throw new Error(`${metadataFile}: current snapshot ${id} is not among its snapshots`);
-  if (snapshot['manifest-list'] === undefined) throw new Error(`${metadataFile}: snapshot ${id} has no manifest-list (v1 inline manifests are not supported)`);
-  return { metadataFile, formatVersion, snapshotId: id, manifestList: resolveFile(snapshot['manifest-list'], tablePath) };
+  if (snapshot === undefined)
+    throw new Error(`${metadataFile}: current snapshot ${id} is not among its snapshots`);
+  if (snapshot['manifest-list'] === undefined)
+    throw new Error(
+      `${metadataFile}: snapshot ${id} has no manifest-list (v1 inline manifests are not supported)`,
+    );
+  return {
+    metadataFile,
+    formatVersion,
+    snapshotId: id,
+    manifestList: resolveFile(snapshot['manifest-list'], tablePath),
+  };
 }
 
 /**
@@ -67,7 +79,8 @@ export function readCurrentSnapshot(tablePath: string): CurrentSnapshot {
  */
 export function resolveFile(uri: string, tablePath: string): string {
   const m = /^file:(?:\/\/)?(\/.*)$/.exec(uri);
-  if (m === null && /^[a-z][a-z0-9+.-]*:\/\//i.test(uri)) throw new Error(`unsupported file URI ${uri} (only local files)`);
+  if (m === null && /^[a-z][a-z0-9+.-]*:\/\//i.test(uri))
+    throw new Error(`unsupported file URI ${uri} (only local files)`);
   const local = m !== null ? (m[1] as string) : uri;
   if (fs.existsSync(local)) return local;
   const at = local.search(/\/(metadata|data)\//);
@@ -83,7 +96,12 @@ interface ManifestListEntry {
 interface ManifestEntry {
   /** 0 existing, 1 added, 2 deleted. */
   status: number;
-  data_file: { content?: number; file_path: string; file_format: string; record_count: number | bigint };
+  data_file: {
+    content?: number;
+    file_path: string;
+    file_format: string;
+    record_count: number | bigint;
+  };
 }
 
 /** The live files of the snapshot: every manifest of its list, entries not marked deleted. */

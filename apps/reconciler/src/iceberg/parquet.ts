@@ -10,9 +10,15 @@ export type Column = ArrayLike<unknown>;
  * Columns by name, each with one value per row of the file. Reads the whole file into memory
  * (Iceberg data files are tens of MB at most); INT64 columns come back as bigint.
  */
-export async function readParquetColumns(file: string, columns: string[]): Promise<{ rows: number; columns: Map<string, unknown[]> }> {
+export async function readParquetColumns(
+  file: string,
+  columns: string[],
+): Promise<{ rows: number; columns: Map<string, unknown[]> }> {
   const bytes = await fs.readFile(file);
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const buffer = bytes.buffer.slice(
+    bytes.byteOffset,
+    bytes.byteOffset + bytes.byteLength,
+  ) as ArrayBuffer;
   const metadata = parquetMetadata(buffer);
   const rows = Number(metadata.num_rows);
   const present = new Set(metadata.schema.map((s) => s.name));

@@ -62,10 +62,14 @@ export const FIXTURE_SNAPSHOT_ID = 7_523_094_612_345_678_901n;
 
 function writeAvro(file: string, schema: avro.Schema, records: object[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const encoder = avro.createFileEncoder(file, avroType(schema), { codec: 'deflate' } as unknown as avro.EncoderOptions);
+    const encoder = avro.createFileEncoder(file, avroType(schema), {
+      codec: 'deflate',
+    } as unknown as avro.EncoderOptions);
     encoder.on('error', reject);
     // The file stream is piped from the encoder; wait for the file itself to be closed.
-    (encoder as unknown as { on(e: 'finish', f: () => void): void }).on('finish', () => setTimeout(resolve, 20));
+    (encoder as unknown as { on(e: 'finish', f: () => void): void }).on('finish', () =>
+      setTimeout(resolve, 20),
+    );
     for (const r of records) encoder.write(r);
     encoder.end();
   });
@@ -85,13 +89,24 @@ async function writeParquet(file: string, rows: FixtureRow[]): Promise<void> {
 }
 
 /** Writes v1 (no snapshot) and, unless `files` is null, v2 with one snapshot holding `files`. */
-export async function writeIcebergFixture(tablePath: string, files: FixtureFile[] | null, opts: { hint?: boolean } = {}): Promise<void> {
+export async function writeIcebergFixture(
+  tablePath: string,
+  files: FixtureFile[] | null,
+  opts: { hint?: boolean } = {},
+): Promise<void> {
   const meta = path.join(tablePath, 'metadata');
   const data = path.join(tablePath, 'data');
   fs.mkdirSync(meta, { recursive: true });
   fs.mkdirSync(data, { recursive: true });
-  const base = { 'format-version': 2, 'table-uuid': '00000000-0000-0000-0000-000000000001', location: `file:${tablePath}` };
-  fs.writeFileSync(path.join(meta, 'v1.metadata.json'), JSON.stringify({ ...base, 'current-snapshot-id': -1, snapshots: [] }));
+  const base = {
+    'format-version': 2,
+    'table-uuid': '00000000-0000-0000-0000-000000000001',
+    location: `file:${tablePath}`,
+  };
+  fs.writeFileSync(
+    path.join(meta, 'v1.metadata.json'),
+    JSON.stringify({ ...base, 'current-snapshot-id': -1, snapshots: [] }),
+  );
   let version = 1;
   if (files !== null) {
     const entries = [];

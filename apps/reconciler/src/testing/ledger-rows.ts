@@ -1,6 +1,11 @@
 /** Tiny hand-written ledgers for tests and the benchmark: one helper per kind of send. */
 
-import { FAULT_KINDS, type LedgerRow, type RejectReason, type RunManifest } from '@clickstream/contracts';
+import {
+  FAULT_KINDS,
+  type LedgerRow,
+  type RejectReason,
+  type RunManifest,
+} from '@clickstream/contracts';
 
 export const RUN = 'run-test';
 
@@ -34,7 +39,11 @@ export function duplicateSend(seq: number, of: number, over: Partial<LedgerRow> 
   return validSend(seq, { event_id: `e-${of}`, fault: 'duplicate', duplicate_of: of, ...over });
 }
 
-export function poisonSend(seq: number, reason: RejectReason = 'bad_magic', over: Partial<LedgerRow> = {}): LedgerRow {
+export function poisonSend(
+  seq: number,
+  reason: RejectReason = 'bad_magic',
+  over: Partial<LedgerRow> = {},
+): LedgerRow {
   return validSend(seq, {
     event_id: null,
     event_type: null,
@@ -48,9 +57,20 @@ export function poisonSend(seq: number, reason: RejectReason = 'bad_magic', over
 
 /** A manifest consistent with the rows (counts by delivery and fault), for tests that write a run directory. */
 export function manifestFor(rows: LedgerRow[], over: Partial<RunManifest> = {}): RunManifest {
-  const byFault = Object.fromEntries(FAULT_KINDS.map((f) => [f, rows.filter((r) => r.fault === f).length])) as RunManifest['counts']['by_fault'];
+  const byFault = Object.fromEntries(
+    FAULT_KINDS.map((f) => [f, rows.filter((r) => r.fault === f).length]),
+  ) as RunManifest['counts']['by_fault'];
   const count = (d: LedgerRow['delivery']): number => rows.filter((r) => r.delivery === d).length;
-  const zero = { duplicate: 0, out_of_order: 0, late: 0, poison_random_bytes: 0, poison_truncated: 0, poison_unknown_fingerprint: 0, poison_bad_magic: 0, poison_contract: 0 };
+  const zero = {
+    duplicate: 0,
+    out_of_order: 0,
+    late: 0,
+    poison_random_bytes: 0,
+    poison_truncated: 0,
+    poison_unknown_fingerprint: 0,
+    poison_bad_magic: 0,
+    poison_contract: 0,
+  };
   return {
     run_id: rows[0]?.run_id ?? RUN,
     seed: 1,
@@ -67,7 +87,13 @@ export function manifestFor(rows: LedgerRow[], over: Partial<RunManifest> = {}):
     started_at: 0,
     ended_at: 1,
     achieved_rate: 1,
-    counts: { sends: rows.length, acked: count('acked'), failed: count('failed'), not_sent: count('not_sent'), by_fault: byFault },
+    counts: {
+      sends: rows.length,
+      acked: count('acked'),
+      failed: count('failed'),
+      not_sent: count('not_sent'),
+      by_fault: byFault,
+    },
     ledger_file: 'ledger.arrow',
     ...over,
   };
