@@ -105,6 +105,18 @@ const OPTIONS = {
     default: '0.01',
     help: 'share of sends with event_time minutes behind (late)',
   },
+  edgeRatio: {
+    flag: '--edge-ratio',
+    env: 'GENERATOR_EDGE_RATIO',
+    default: '0.01',
+    help: 'share of sends with event_time within 50 ms of L behind, either side (lateness_edge)',
+  },
+  mergeRatio: {
+    flag: '--merge-ratio',
+    env: 'GENERATOR_MERGE_RATIO',
+    default: '0.003',
+    help: 'share of sends that bridge two sessions of one session id with an out-of-order event (session_merge; each adds two plain sends)',
+  },
   poisonRandomRatio: {
     flag: '--poison-random-ratio',
     env: 'GENERATOR_POISON_RANDOM_RATIO',
@@ -239,6 +251,8 @@ const ConfigSchema = z.object({
   dupRatio: ratio,
   outOfOrderRatio: ratio,
   lateRatio: ratio,
+  edgeRatio: ratio,
+  mergeRatio: ratio,
   poisonRandomRatio: ratio,
   poisonTruncatedRatio: ratio,
   poisonFingerprintRatio: ratio,
@@ -299,8 +313,10 @@ export function parseConfig(
     poison_unknown_fingerprint: c.poisonFingerprintRatio,
     poison_bad_magic: c.poisonMagicRatio,
     poison_contract: c.poisonContractRatio,
+    lateness_edge: c.edgeRatio,
+    session_merge: c.mergeRatio,
   };
-  const sum = Object.values(ratios).reduce((a, b) => a + b, 0);
+  const sum = Object.values(ratios).reduce((a: number, b) => a + (b ?? 0), 0);
   if (sum > 1)
     fail(
       'fault ratios (--dup-ratio ... --poison-contract-ratio)',

@@ -3,8 +3,11 @@
 import { MAX_EVENT_TIME_SKEW_MS, type FaultKind, type FaultRatios } from '@clickstream/contracts';
 import type { Prng } from './prng';
 
-/** Faults drawn for a fresh send; 'duplicate' is scheduled separately (it re-sends an earlier event). */
-export type FreshFault = Exclude<FaultKind, 'duplicate'>;
+/**
+ * Faults drawn for a fresh send; 'duplicate' is scheduled separately (it re-sends an earlier event).
+ * 'session_merge' starts three sends (merges.ts) whose ledger faults are none, none, out_of_order.
+ */
+export type FreshFault = Exclude<FaultKind, 'duplicate'> | 'session_merge';
 
 export const POISON_FAULTS = [
   'poison_random_bytes',
@@ -15,11 +18,17 @@ export const POISON_FAULTS = [
 ] as const satisfies readonly FaultKind[];
 export type PoisonFault = (typeof POISON_FAULTS)[number];
 
-export function isPoison(fault: FaultKind): fault is PoisonFault {
+export function isPoison(fault: FaultKind | FreshFault): fault is PoisonFault {
   return (POISON_FAULTS as readonly string[]).includes(fault);
 }
 
-const FRESH_FAULTS = ['out_of_order', 'late', ...POISON_FAULTS] as const;
+const FRESH_FAULTS = [
+  'out_of_order',
+  'late',
+  ...POISON_FAULTS,
+  'lateness_edge',
+  'session_merge',
+] as const;
 
 /**
  * Ratios are shares of all sends. A duplicate takes a send slot, so the fresh faults are drawn with
@@ -31,11 +40,11 @@ export class FaultPlan {
   readonly duplicateProbability: number;
 
   constructor(readonly ratios: FaultRatios) {
-    const total = Object.values(ratios).reduce((a, b) => a + b, 0);
+    const total = Object.values(ratios).reduce((a: number, b) => a + (b ?? 0), 0);
     if (total > 1 + 1e-9) throw new RangeError(`fault ratios sum to ${total}; expected at most 1`);
     const dup = ratios.duplicate;
     if (dup >= 1) throw new RangeError(`duplicate ratio ${dup}; expected less than 1`);
-    const fresh = FRESH_FAULTS.map((f) => [f, ratios[f] / (1 - dup)] as const);
+    const fresh = FRESH_FAULTS.map((f) => [f, (ratios[f] ?? 0) / (1 - dup)] as const);
     const faulty = fresh.reduce((a, [, w]) => a + w, 0);
     this.weights = [['none', Math.max(0, 1 - faulty)], ...fresh];
     const validShare = 1 - POISON_FAULTS.reduce((a, f) => a + ratios[f] / (1 - dup), 0);
@@ -55,11 +64,13 @@ export class FaultPlan {
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const DAY = 24 * 60 * MINUTE;
+/** Half-width of the band around L that 'lateness_edge' events fall in. */
+export const EDGE_MS = 50;
 
 /**
  * How far behind the send time the event time is, ms. 'none' has a small client delay within L;
  * 'out_of_order' goes back anywhere within L (boundary included: still on time); 'late' is minutes
- * beyond L (strictly late). Always draws the same number of values, whatever the fault, so that
+ * beyond L (strictly late); 'lateness_edge' within EDGE_MS of L, either side. Always draws the same number of values, whatever the fault, so that
  * the sequence of the run does not depend on it.
  */
 export function timeOffsetMs(fault: FreshFault, prng: Prng, latenessMs: number): number {
@@ -69,6 +80,9 @@ export function timeOffsetMs(fault: FreshFault, prng: Prng, latenessMs: number):
       return latenessMs === 0 ? 0 : 1 + Math.floor(u * latenessMs);
     case 'late':
       return latenessMs + MINUTE + Math.floor(u * 9 * MINUTE);
+    case 'lateness_edge':
+      // Within 50 ms of L on either side: the rule's edge, where a few ms of broker time decide.
+      return Math.max(0, latenessMs - EDGE_MS + Math.floor(u * (2 * EDGE_MS + 1)));
     default:
       return Math.floor(u * Math.min(latenessMs, 250));
   }

@@ -19,6 +19,7 @@ import {
   timeOffsetMs,
   type PoisonFault,
 } from './faults';
+import { MergeQueue, mergePlan } from './merges';
 import { PendingDuplicates } from './pending';
 import { plannedRow, type PlannedRow, type PlannedSend } from './planned';
 import {
@@ -62,6 +63,7 @@ export class Planner {
   private readonly faultPrng: Prng;
   private readonly poisonPrng: Prng;
   private readonly pending = new PendingDuplicates();
+  private readonly merges = new MergeQueue();
 
   constructor(private readonly o: PlannerOptions) {
     this.shop = new Storefront(Prng.stream(o.seed, o.runId, 'shoppers'), {
@@ -77,19 +79,34 @@ export class Planner {
     return this.pending.size;
   }
 
+  /** Scheduled sends (duplicates and merge steps) that each need a slot of their own. */
+  private get scheduled(): number {
+    return this.pending.size + this.merges.size;
+  }
+
   plan(slot: Slot): PlannedSend {
+    const full = slot.remaining !== null && this.scheduled >= slot.remaining;
+    const merge = this.merges.peek();
     const next = this.pending.peek();
-    if (
-      next &&
-      (next.due <= slot.virtualTime ||
-        (slot.remaining !== null && this.pending.size >= slot.remaining))
-    ) {
+    if (merge && (merge.due <= slot.virtualTime || (full && (!next || merge.due <= next.due)))) {
+      return this.mergeStep(slot);
+    }
+    if (next && (next.due <= slot.virtualTime || full)) {
       return this.duplicate(slot);
     }
     const fault = this.faults.fresh(this.faultPrng);
     const offset = timeOffsetMs(fault, this.faultPrng, this.o.latenessMs);
     if (isPoison(fault)) return this.poison(fault, slot);
+    // A merge needs two more slots; without them (the end of a counted run) the send is a plain one.
+    if (fault === 'session_merge')
+      return slot.remaining === null || this.scheduled + 2 < slot.remaining
+        ? this.startMerge(slot, offset)
+        : this.plain(slot, offset, 'none');
+    return this.plain(slot, offset, fault);
+  }
 
+  /** A storefront event with the given fault, and maybe a duplicate of it scheduled. */
+  private plain(slot: Slot, offset: number, fault: FaultKind): PlannedSend {
     const draft = this.shop.next();
     const event = this.toEvent(draft, slot.seq, slot.sendTime - offset);
     const value = encodeEvent(event, draft.version);
@@ -100,7 +117,12 @@ export class Planner {
     const wantsDuplicate = this.faultPrng.chance(this.faults.duplicateProbability);
     const delay = duplicateDelayMs(this.faultPrng, this.o.maxDuplicateDelayMs);
     // In count mode a duplicate is only scheduled if a slot is left for it, so the count is exact and no duplicate is lost.
-    if (wantsDuplicate && (slot.remaining === null || this.pending.size < slot.remaining - 1)) {
+    // Edge events are not duplicated: a copy minutes later is just late, and the edge is the point.
+    if (
+      wantsDuplicate &&
+      fault !== 'lateness_edge' &&
+      (slot.remaining === null || this.scheduled < slot.remaining - 1)
+    ) {
       this.pending.push({
         due: slot.virtualTime + delay,
         originalSeq: slot.seq,
@@ -114,7 +136,63 @@ export class Planner {
 
   /** After the last slot of a timed run: the earliest pending duplicate, sent now rather than lost; null when none is left. */
   drain(slot: Slot): PlannedSend | null {
-    return this.pending.size === 0 ? null : this.duplicate(slot);
+    const merge = this.merges.peek();
+    const next = this.pending.peek();
+    if (merge && (!next || merge.due <= next.due)) return this.mergeStep(slot);
+    return next ? this.duplicate(slot) : null;
+  }
+
+  /** A of a session merge: the first event of a fresh session; B and C are scheduled. */
+  private startMerge(slot: Slot, offset: number): PlannedSend {
+    const sessionId = `merge-${this.faultPrng.uuidV4()}`;
+    const eventTime = slot.sendTime - offset;
+    const plan = mergePlan(slot.virtualTime, eventTime, this.o.latenessMs);
+    this.merges.push({ due: plan.secondDue, step: 'second_session', sessionId, eventTime: null });
+    this.merges.push({
+      due: plan.bridgeDue,
+      step: 'bridge',
+      sessionId,
+      eventTime: plan.bridgeEventTime,
+    });
+    return this.mergeEvent(slot, sessionId, eventTime, '/', 'none');
+  }
+
+  /**
+   * B (the second session's first event, at its send time) or C (the bridge: out of order within
+   * L). A step sent before it is due (the end of a counted run) cannot merge anything: it is a
+   * plain event at its send time.
+   */
+  private mergeStep(slot: Slot): PlannedSend {
+    const m = this.merges.pop()!;
+    if (m.step === 'bridge' && m.due <= slot.virtualTime)
+      return this.mergeEvent(slot, m.sessionId, m.eventTime as number, '/help', 'out_of_order');
+    return this.mergeEvent(slot, m.sessionId, slot.sendTime, '/sale', 'none');
+  }
+
+  private mergeEvent(
+    slot: Slot,
+    sessionId: string,
+    eventTime: number,
+    page: string,
+    fault: FaultKind,
+  ): PlannedSend {
+    const draft: Draft = {
+      event_id: this.faultPrng.uuidV4(),
+      event_type: 'page_view',
+      session_id: sessionId,
+      user_id: null,
+      page,
+      product_id: null,
+      quantity: null,
+      amount_cents: null,
+      currency: null,
+      device: 'desktop',
+      version: 2,
+    };
+    const event = this.toEvent(draft, slot.seq, eventTime);
+    const row = this.eventRow(event, 2, slot.sendTime, fault, 'valid', null);
+    row.expected_timeliness = timeliness(event.event_time, slot.sendTime, this.o.latenessMs);
+    return this.send(slot, sessionId, encodeEvent(event, 2), row);
   }
 
   private duplicate(slot: Slot): PlannedSend {

@@ -52,6 +52,7 @@ const manifest: RunManifest = {
       poison_unknown_fingerprint: 0,
       poison_bad_magic: 0,
       poison_contract: 0,
+      lateness_edge: 0,
     },
   },
   ledger_file: 'ledger.arrow',

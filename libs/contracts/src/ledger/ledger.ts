@@ -7,13 +7,14 @@ import { REJECT_REASONS } from '../reasons';
 export const FAULT_KINDS = [
   'none',
   'duplicate', // the same event (same event_id, same key) sent again later
-  'out_of_order', // event_time jittered backwards within the lateness bound (still on time)
+  'out_of_order', // event_time jittered backwards within the lateness bound (still on time); also the bridge of a session merge
   'late', // event_time minutes behind the send time (late by the DESIGN.md rule)
   'poison_random_bytes',
   'poison_truncated',
   'poison_unknown_fingerprint',
   'poison_bad_magic',
   'poison_contract', // decodes, but breaks the contract (see expected_reason)
+  'lateness_edge', // event_time within 50 ms of the lateness bound L behind the send, either side
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -14,6 +14,13 @@ export const FaultRatiosSchema = z.object({
   poison_unknown_fingerprint: ratio,
   poison_bad_magic: ratio,
   poison_contract: ratio,
+  /** Issue #12; absent in manifests written before it (read as 0). */
+  lateness_edge: ratio.optional(),
+  /**
+   * Issue #12: share of sends that start a session merge (three sends of one fresh session id;
+   * the bridging one is recorded as out_of_order). Absent in older manifests (read as 0).
+   */
+  session_merge: ratio.optional(),
 });
 export type FaultRatios = z.infer<typeof FaultRatiosSchema>;
 
