@@ -10,7 +10,7 @@ describe('dashboard config', () => {
         clickhouseUser: 'dashboard',
         database: 'clickstream',
         prometheusUrl: 'http://127.0.0.1:9090',
-        revenueSource: 'clean',
+        revenueSource: 'windows',
       }) as unknown,
     });
   });

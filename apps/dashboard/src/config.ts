@@ -81,8 +81,8 @@ const OPTIONS = {
   revenueSource: {
     flag: '--revenue-source',
     env: 'DASHBOARD_REVENUE_SOURCE',
-    default: 'clean',
-    help: 'revenue per minute from the clean events (clean) or the window aggregates table agg_windows (windows; on-time events only)',
+    default: 'windows',
+    help: 'revenue per minute from the window aggregates table agg_windows (windows: exact, on-time events only) or from the clean events (clean: late events included)',
   },
   refreshMs: {
     flag: '--refresh-ms',

@@ -91,13 +91,16 @@ function checkRange(r: DashboardRange): void {
 /** The WHERE fragment shared by every event read; `run` chooses between two constant texts. */
 function eventFilter(
   r: DashboardRange,
-  timeColumn: 'event_time' | 'kafka_timestamp',
+  timeColumn: 'event_time' | 'kafka_timestamp' | 'window',
 ): { sql: string; params: Params } {
   const params: Params = { from: r.fromMs, to: r.toMs, probe: r.excludeRunPrefix };
-  let sql =
-    timeColumn === 'event_time'
-      ? 'event_time >= {from:Int64} AND event_time < {to:Int64}'
-      : 'kafka_timestamp >= {from:Int64} AND kafka_timestamp < {to:Int64}';
+  // Constant texts only; a 10 s window counts when it overlaps the range.
+  const TIME_FILTERS = {
+    event_time: 'event_time >= {from:Int64} AND event_time < {to:Int64}',
+    kafka_timestamp: 'kafka_timestamp >= {from:Int64} AND kafka_timestamp < {to:Int64}',
+    window: 'window_end > {from:Int64} AND window_start < {to:Int64}',
+  } as const;
+  let sql: string = TIME_FILTERS[timeColumn];
   sql += ' AND NOT startsWith(run_id, {probe:String})';
   if (r.runId !== undefined) {
     sql += ' AND run_id = {run:String}';
@@ -164,10 +167,11 @@ export async function revenuePerMinute(
 ): Promise<RevenueMinute[]> {
   assertIdentifier('table', table);
   checkRange(r);
-  const f = eventFilter(r, 'event_time');
+  const f = eventFilter(r, source === 'clean' ? 'event_time' : 'window');
   // Both sources are constant texts. 'windows' reads the exact per-window aggregates of the
   // windows job (issue #12): keyed by (run_id, window_start, event_type) with a version, so
-  // argMax(.., version) per key is the current row, and a 10 s window falls in one minute.
+  // argMax(.., version) per key is the current row; a 10 s window falls in one minute, and it
+  // counts when it overlaps [from, to). It holds on-time events only (late ones: events_late).
   const sql =
     source === 'clean'
       ? `SELECT intDiv(t, 60000) * 60000 AS minute, sum(amount) AS revenueCents, count() AS payments
@@ -182,7 +186,7 @@ export async function revenuePerMinute(
          FROM (
            SELECT window_start, argMax(amount_cents_sum, version) AS amount, argMax(event_count, version) AS n
            FROM ${DASHBOARD_TABLES.windows}
-           WHERE ${f.sql.replace(/event_time/g, 'window_start')} AND event_type = 'payment_succeeded'
+           WHERE ${f.sql} AND event_type = 'payment_succeeded'
            GROUP BY run_id, window_start, event_type
          )
          GROUP BY minute ORDER BY minute`;

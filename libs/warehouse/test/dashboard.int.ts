@@ -129,6 +129,45 @@ describe('dashboard reads against a real ClickHouse', () => {
     ]);
   });
 
+  it('sums revenue per minute from agg_windows: the latest version of each window, windows overlapping the range', async () => {
+    const win = (start: number, version: number, cents: number, n: number, run = 'r1'): object => ({
+      run_id: run,
+      window_start: T0 + start,
+      window_end: T0 + start + 10_000,
+      event_type: 'payment_succeeded',
+      event_count: n,
+      amount_cents_sum: cents,
+      distinct_sessions: n,
+      version,
+      is_final: 1,
+      emitted_at: 1,
+      kafka_partition: 0,
+      kafka_offset: version,
+      kafka_timestamp: 1,
+      inserted_at: 1,
+    });
+    await wh.insertRows('agg_windows', [
+      win(0, 1, 100, 1),
+      win(0, 2, 300, 2), // a later emission of the same window supersedes the first
+      win(0, 2, 300, 2), // a redelivery of it counts once
+      win(50_000, 1, 40, 1),
+      win(60_000, 1, 7, 1),
+      win(-10_000, 1, 999, 9), // ends at the range start: outside
+      win(0, 1, 555, 5, 'probe-1'),
+    ]);
+    expect(await revenuePerMinute(wh, { ...range, runId: 'r1' }, 'windows')).toEqual([
+      { minute: T0, revenueCents: 340, payments: 3 },
+      { minute: T0 + 60_000, revenueCents: 7, payments: 1 },
+    ]);
+    // A range starting inside a window still counts that window.
+    expect(
+      await revenuePerMinute(wh, { ...range, fromMs: T0 + 55_000, runId: 'r1' }, 'windows'),
+    ).toEqual([
+      { minute: T0, revenueCents: 40, payments: 1 },
+      { minute: T0 + 60_000, revenueCents: 7, payments: 1 },
+    ]);
+  });
+
   it('ranks products by distinct views and add-to-carts', async () => {
     expect(await topProducts(wh, { ...range, runId: 'r1' }, 10)).toEqual({
       byViews: [
