@@ -73,11 +73,15 @@ describe('the published package', () => {
       [TSC, '-p', path.join(LIB, 'tsconfig.build.json'), '--outDir', path.join(pkg, 'dist')],
       LIB,
     );
-    for (const f of fs.readdirSync(path.join(LIB, 'src', 'event', 'schemas'))) {
-      fs.copyFileSync(
-        path.join(LIB, 'src', 'event', 'schemas', f),
-        path.join(pkg, 'dist', 'event', 'schemas', f),
-      );
+    // As the build target does: the .avsc files beside the compiled modules that load them.
+    for (const dir of ['event', 'aggregate']) {
+      fs.mkdirSync(path.join(pkg, 'dist', dir, 'schemas'), { recursive: true });
+      for (const f of fs.readdirSync(path.join(LIB, 'src', dir, 'schemas'))) {
+        fs.copyFileSync(
+          path.join(LIB, 'src', dir, 'schemas', f),
+          path.join(pkg, 'dist', dir, 'schemas', f),
+        );
+      }
     }
     for (const f of ['package.json', 'README.md'])
       fs.copyFileSync(path.join(LIB, f), path.join(pkg, f));
@@ -101,6 +105,8 @@ describe('the published package', () => {
       expect.arrayContaining([
         'dist/event/schemas/clickstream-event-v1.avsc',
         'dist/event/schemas/clickstream-event-v2.avsc',
+        'dist/aggregate/schemas/window-aggregate-v1.avsc',
+        'dist/aggregate/schemas/session-aggregate-v1.avsc',
       ]),
     );
     expect(files.filter((f) => /\.spec\.|\.map$|^src\//.test(f))).toEqual([]);
