@@ -29,15 +29,16 @@ COPY --from=manifests /manifests/ ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The apps that have images (tools/images IMAGE_APPS); Nx builds the libraries they import first.
-ARG APPS="gatekeeper loader generator reconciler probe pager"
+ARG APPS="gatekeeper loader generator reconciler probe pager collector"
 RUN npx nx run-many -t build -p "$(echo $APPS | tr ' ' ,)" --outputStyle=static && \
     node infra/compose/stage-app.mjs /out ${APPS}
 
-# The shared libraries librdkafka links against, nothing else.
+# The shared libraries librdkafka links against, nothing else (apt's lists and package caches go too:
+# the public image's apt config already skips the caches, a debootstrapped base keeps them).
 FROM ${BASE_IMAGE} AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends \
       zlib1g libssl3 libzstd1 liblz4-1 libsasl2-2 libcurl4 ca-certificates \
-    && rm -rf /var/lib/apt/lists/*
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb /var/log/apt /var/log/dpkg.log
 
 FROM runtime AS app
 ARG APP

@@ -10,6 +10,10 @@ CONTAINER_PREFIX=clickstream-
 CONTAINER_IMAGE_TAG=${IMAGE_TAG:-dev}
 
 podman_() { podman --runtime runc "$@"; }
+# Explicit limits: podman's defaults for root (1048576 open files, the host's process limit) fail
+# here with "error setting rlimit ...: operation not permitted"; these are within what this
+# machine allows and far above what an app needs.
+CONTAINER_LIMITS=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096)
 container_name() { printf '%s%s' "$CONTAINER_PREFIX" "$1"; }
 container_image() { printf 'clickstream/%s:%s' "$1" "$CONTAINER_IMAGE_TAG"; }
 container_state() { podman_ inspect --format '{{.State.Status}}' "$(container_name "$1")" 2>/dev/null || echo absent; }
@@ -33,7 +37,7 @@ container_start() {
     *) podman_ rm -f "$name" >/dev/null ;;
   esac
   container_mounts "$@"
-  podman_ run -d --name "$name" --network host --read-only --restart on-failure \
+  podman_ run -d --name "$name" --network host --read-only --restart on-failure "${CONTAINER_LIMITS[@]}" \
     "${CONTAINER_MOUNTS[@]}" "$(container_image "$app")" "$@" >/dev/null
 }
 
@@ -52,7 +56,7 @@ container_mounts() {
 # container_run_once APP ARG...: a one-shot run (e.g. loader --migrate), removed afterwards.
 container_run_once() {
   local app=$1; shift
-  podman_ run --rm --network host --read-only "$(container_image "$app")" "$@"
+  podman_ run --rm --network host --read-only "${CONTAINER_LIMITS[@]}" "$(container_image "$app")" "$@"
 }
 
 container_stop() {
