@@ -1,17 +1,12 @@
 /** The loader's life: apply the DDL, then consume every configured topic at least once into its table until stopped. */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import type { AtLeastOnceOptions, InRecord, KafkaClientOptions } from '@clickstream/kafka-tx';
 import type { TableRole, Warehouse } from '@clickstream/warehouse';
 import type { LoaderConfig } from './config';
 import type { Health } from './health';
 import type { LoaderMetrics } from './metrics';
 import { createSink } from './sink';
-
-export interface Logger {
-  debug(o: object, msg?: string): void;
-  info(o: object, msg?: string): void;
-  warn(o: object, msg?: string): void;
-  error(o: object, msg?: string): void;
-}
 
 export interface RunDeps {
   config: LoaderConfig;
@@ -28,17 +23,9 @@ export interface RunDeps {
   crash(): void;
 }
 
+/** Resolves after ms, or at once when the signal aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
+  return sleepFor(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** Applies the DDL, retrying with the same bounded backoff as batches (ClickHouse may still be starting). */

@@ -2,6 +2,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Logger } from 'pino';
 import {
   ReconciliationReportSchema,
   type ReconciliationReport,
@@ -18,13 +19,6 @@ import type { LedgerIndex } from './core/ledger-index';
 import { ledgerProblemsOf, overallVerdict, reconcile } from './core/reconcile';
 import { reconcileTimedLayers } from './timed-run';
 import { renderTable } from './core/table';
-
-export interface Logger {
-  debug(o: object, msg?: string): void;
-  info(o: object, msg?: string): void;
-  warn(o: object, msg?: string): void;
-  error(o: object, msg?: string): void;
-}
 
 /** How the ledger and manifest of a run are read (adapters/ledger.ts and @clickstream/ledger in production). */
 export interface LedgerSource {
@@ -64,6 +58,12 @@ export async function run(deps: RunDeps): Promise<RunResult> {
       { runDir: config.runDir },
       'no manifest: the ledger cannot be cross-checked against it',
     );
+  const cutShort = manifest?.status === 'running';
+  if (cutShort)
+    logger.warn(
+      { runDir: config.runDir },
+      'the run was cut short: checking up to the last flushed batch of its ledger, no layer can be exact',
+    );
   const ledgerFile = path.join(config.runDir, path.basename(manifest?.ledger_file ?? LEDGER_FILE));
   const ledger = await deps.ledger.index(ledgerFile, (manifest?.counts.sends ?? 0) + 1);
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
@@ -73,6 +73,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   const report = reconcile({
     ledger,
     manifestSends: manifest?.counts.sends ?? null,
+    cutShort,
     runId,
     latenessMs: manifest?.lateness_ms,
     layers: config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
@@ -97,6 +98,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
       ledgerProblems: ledgerProblemsOf({
         ledger,
         manifestSends: manifest?.counts.sends ?? null,
+        cutShort,
         runId,
       }),
     },

@@ -1,5 +1,6 @@
 /** Builds a small synthetic but real run for the integration tests: a ledger on disk, matching records in unique topics and a unique ClickHouse database. */
 
+import pino from 'pino';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -26,13 +27,7 @@ export const BOOTSTRAP = localBootstrap();
 export const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123';
 
 const noop = (): void => undefined;
-export const quietLogger = {
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-  child: () => quietLogger,
-};
+export const quietLogger = pino({ level: 'silent' });
 
 export interface SyntheticRun {
   id: string;
