@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { readLedger } from '@clickstream/ledger';
+import { readLedger, runPaths } from '@clickstream/ledger';
 import { createWarehouse, revenuePerMinute, type Warehouse } from '@clickstream/warehouse';
 import { repoRoot } from '@clickstream/test-support';
 import { PROBE_RUN_PREFIX, type LedgerRow } from '@clickstream/contracts';
@@ -107,8 +107,9 @@ describe('a seeded run on the dashboard', () => {
   beforeAll(async () => {
     admin = createWarehouse({ url: CLICKHOUSE_URL, database: 'clickstream', logger: quietLogger });
     await runGenerator(runId, resultsDir);
-    ledger = await readLedger(path.join(resultsDir, 'runs', runId, 'ledger.arrow'));
+    ledger = await readLedger(runPaths(resultsDir, runId).ledger);
     const valid = ledger.filter((r) => r.expected_fate === 'valid' && r.delivery === 'acked');
+    expect(valid.length).toBeGreaterThan(2000);
     const distinct = new Set(valid.map((r) => r.event_id)).size;
     const times = valid.map((r) => r.event_time as number);
     fromMs = Math.min(...times);
