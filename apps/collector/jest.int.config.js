@@ -4,5 +4,5 @@ module.exports = {
   displayName: 'collector:integration',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.int.ts'],
-  testTimeout: 300000,
+  testTimeout: 600000,
 };
