@@ -20,7 +20,7 @@ import {
   toEventRow,
   type Warehouse,
 } from '@clickstream/warehouse';
-import { duplicateSend, manifestFor, poisonSend, validSend } from '../src/testing/ledger-rows';
+import { duplicateSend, manifestFor, poisonSend, validSend } from './ledger-rows';
 import { localBootstrap } from '@clickstream/test-support';
 
 export const BOOTSTRAP = localBootstrap();

@@ -43,7 +43,7 @@ import { indexLedger } from '../src/core/ledger-index';
 import { ledgerEventsOf } from '../src/core/ledger-events';
 import { timedExpectation } from '../src/core/timed-expectation';
 import { run } from '../src/run';
-import { duplicateSend, manifestFor, poisonSend, validSend } from '../src/testing/ledger-rows';
+import { duplicateSend, manifestFor, poisonSend, validSend } from './ledger-rows';
 import { BOOTSTRAP, CLICKHOUSE_URL, quietLogger } from './synthetic-run';
 
 const T0 = 1_760_000_000_000;

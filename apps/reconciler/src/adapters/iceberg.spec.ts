@@ -7,7 +7,7 @@ import {
   FIXTURE_SNAPSHOT_ID,
   writeIcebergFixture,
   type FixtureRow,
-} from '../testing/iceberg-fixture';
+} from '../../test/iceberg-fixture';
 
 const RUN = 'run-ice';
 const row = (seq: number, run = RUN): FixtureRow => ({ seq, run_id: run, event_id: `e-${seq}` });

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { writeLedger } from '@clickstream/ledger';
 import { indexLedger } from '../core/ledger-index';
 import { readLedgerIndex } from './ledger';
-import { duplicateSend, poisonSend, validSend } from '../testing/ledger-rows';
+import { duplicateSend, poisonSend, validSend } from '../../test/ledger-rows';
 
 let dir: string;
 beforeEach(() => {

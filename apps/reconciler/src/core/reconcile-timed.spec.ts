@@ -9,7 +9,7 @@ import { indexLedger } from './ledger-index';
 import { ledgerEventsOf } from './ledger-events';
 import { reconcileTimed, type IngestRead, type TimedRead } from './reconcile-timed';
 import { timedExpectation, type SessionValues, type WindowValues } from './timed-expectation';
-import { duplicateSend, poisonSend, RUN, validSend } from '../testing/ledger-rows';
+import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
 
 const T0 = 1_700_000_000_000; // a multiple of 10 s
 const L = 5000;

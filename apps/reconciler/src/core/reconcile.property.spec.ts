@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LedgerRow } from '@clickstream/contracts';
-import { exactContents } from '../bench/synthetic';
-import { duplicateSend, poisonSend, RUN, validSend } from '../testing/ledger-rows';
+import { exactContents } from '../../bench/synthetic';
+import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
 import type { LayerContents } from './contents';
 import type { EventLayer } from './layers';
 import { indexLedger } from './ledger-index';

@@ -5,7 +5,7 @@ import type { EventLayer } from './layers';
 import { indexLedger } from './ledger-index';
 import { reconcile } from './reconcile';
 import { renderTable } from './table';
-import { duplicateSend, poisonSend, RUN, validSend } from '../testing/ledger-rows';
+import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
 import type { LedgerRow } from '@clickstream/contracts';
 
 function contents(seqs: number[], extra: Partial<LayerContents> = {}): LayerRead {

@@ -2,8 +2,8 @@
 
 import { HEADERS, REJECT_REASONS, type LedgerRow } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import type { LayerContents } from '../core/contents';
-import { duplicateSend, poisonSend, validSend } from '../testing/ledger-rows';
+import type { LayerContents } from '../src/core/contents';
+import { duplicateSend, poisonSend, validSend } from '../test/ledger-rows';
 
 export const BENCH_RUN = 'run-test';
 

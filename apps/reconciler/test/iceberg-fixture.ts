@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as avro from 'avsc';
-import { avroType } from '../iceberg/avro';
+import { avroType } from '../src/iceberg/avro';
 
 // The fields of Iceberg's manifest-list and manifest schemas that readers use (field names as in the spec).
 const MANIFEST_FILE_SCHEMA: avro.Schema = {

@@ -8,7 +8,7 @@ import {
   readTopic,
   type OutRecord,
 } from '@clickstream/kafka-tx';
-import { extractRun } from '../adapters/kafka';
+import { extractRun } from '../src/adapters/kafka';
 
 const noop = (): void => undefined;
 const logger = { debug: noop, info: noop, warn: noop, error: noop };

@@ -4,11 +4,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { writeLedger } from '@clickstream/ledger';
-import { extractRun } from '../adapters/kafka';
-import type { LayerRead } from '../core/contents';
-import type { EventLayer } from '../core/layers';
-import { readLedgerIndex } from '../adapters/ledger';
-import { reconcile } from '../core/reconcile';
+import { extractRun } from '../src/adapters/kafka';
+import type { LayerRead } from '../src/core/contents';
+import type { EventLayer } from '../src/core/layers';
+import { readLedgerIndex } from '../src/adapters/ledger';
+import { reconcile } from '../src/core/reconcile';
 import { kafkaReadRate } from './kafka-rate';
 import { BENCH_RUN, exactContents, syntheticLedger, syntheticRecords } from './synthetic';
 
