@@ -1,6 +1,6 @@
 /** Public entry point of @clickstream/status-server. */
 
-export { startStatusServer, handle } from './status-server';
+export { startStatusServer, handle, listen } from './status-server';
 export type {
   MetricsSource,
   HealthCheck,

@@ -48,3 +48,29 @@ describe('status server', () => {
     ).rejects.toThrow(/EADDRINUSE/);
   });
 });
+
+describe('listen', () => {
+  it('serves any handler on a free port and closes with open connections', async () => {
+    const http = await import('node:http');
+    const { listen } = await import('./status-server');
+    const s = await listen(
+      http.createServer((_req, res) => res.end('hi')),
+      '127.0.0.1',
+      0,
+    );
+    expect(s.port).toBeGreaterThan(0);
+    expect(await (await fetch(`http://127.0.0.1:${s.port}/`)).text()).toBe('hi');
+    await s.close();
+    await expect(fetch(`http://127.0.0.1:${s.port}/`)).rejects.toThrow();
+  });
+
+  it('rejects when the port is taken', async () => {
+    const http = await import('node:http');
+    const { listen } = await import('./status-server');
+    const first = await listen(http.createServer(), '127.0.0.1', 0);
+    await expect(listen(http.createServer(), '127.0.0.1', first.port)).rejects.toThrow(
+      /EADDRINUSE/,
+    );
+    await first.close();
+  });
+});

@@ -48,11 +48,15 @@ export function handle(o: Pick<StatusServerOptions, 'metrics' | 'health'>): http
   };
 }
 
-export async function startStatusServer(o: StatusServerOptions): Promise<StatusServer> {
-  const server = http.createServer(handle(o));
+/** Listens on host:port (0 = a free port) and gives the port and a close that also ends open connections; for any node:http server of an app. */
+export async function listen(
+  server: http.Server,
+  host: string,
+  port: number,
+): Promise<StatusServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -65,4 +69,8 @@ export async function startStatusServer(o: StatusServerOptions): Promise<StatusS
         server.close(() => resolve());
       }),
   };
+}
+
+export function startStatusServer(o: StatusServerOptions): Promise<StatusServer> {
+  return listen(http.createServer(handle(o)), o.host, o.port);
 }
