@@ -1,8 +1,19 @@
 /** Runs one generator run: paces slots on the clock, plans each send, hands batches to the sink, and writes the ledger and manifest. */
 
 import type { Logger } from 'pino';
-import type { FaultKind, FaultRatios, RunManifest } from '@clickstream/contracts';
-import { LedgerWriter, runPaths, writeManifest, type RunPaths } from '@clickstream/ledger';
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultRatios,
+  type RunManifest,
+} from '@clickstream/contracts';
+import {
+  LEDGER_FILE,
+  LedgerWriter,
+  runPaths,
+  writeManifest,
+  type RunPaths,
+} from '@clickstream/ledger';
 import { Books } from './books';
 import { InFlight } from './in-flight';
 import { Pacer } from './pacer';
@@ -93,10 +104,18 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
     sessions: o.sessions,
     maxDuplicateDelayMs: o.maxDuplicateDelayMs,
   });
-  const books = new Books(LedgerWriter.open(paths.ledger));
+  // A live run flushes its ledger every second as well as by row count, so that a generator killed
+  // mid-run leaves a ledger that can be reconciled up to its last batch. A dry run flushes by row
+  // count only: its batches, and so its bytes, must not depend on the wall clock.
+  const books = new Books(LedgerWriter.open(paths.ledger, { flushEveryMs: sink.live ? 1000 : 0 }));
   const inFlight = new InFlight(books);
   const wallStart = clock();
   const start = o.startTime;
+  // Written now and again at the end: a run cut short still says what it was, and that it did not finish.
+  writeManifest(paths.manifest, {
+    ...manifestOf(o, emptySummary(o, sink.live, paths), sink.live, start, start),
+    status: 'running',
+  });
   const pacer = new Pacer(schedule, planner, start, sink.live);
   const progress = new Progress(
     logger,
@@ -164,7 +183,10 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
     ledger: paths.ledger,
     manifest: paths.manifest,
   };
-  writeManifest(paths.manifest, manifestOf(o, summary, sink.live, start, pacer.lastSendTime));
+  writeManifest(paths.manifest, {
+    ...manifestOf(o, summary, sink.live, start, pacer.lastSendTime),
+    status: 'complete',
+  });
   warnAboutShortfalls(logger, o, summary);
   return summary;
 }
@@ -189,6 +211,28 @@ function warnAboutShortfalls(logger: Logger, o: RunOptions, summary: RunSummary)
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
+}
+
+/** The summary of a run that has not sent anything yet (the manifest written at its start). */
+function emptySummary(o: RunOptions, live: boolean, paths: RunPaths): RunSummary {
+  return {
+    run_id: o.runId,
+    dry_run: !live,
+    sends: 0,
+    acked: 0,
+    failed: 0,
+    not_sent: 0,
+    by_fault: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as RunSummary['by_fault'],
+    target_rate: o.rate,
+    achieved_rate: 0,
+    wall_rate: 0,
+    max_lag_ms: 0,
+    fell_behind: false,
+    stopped_early: false,
+    unsent_duplicates: 0,
+    ledger: paths.ledger,
+    manifest: paths.manifest,
+  };
 }
 
 function manifestOf(
@@ -222,6 +266,6 @@ function manifestOf(
       not_sent: s.not_sent,
       by_fault: s.by_fault,
     },
-    ledger_file: 'ledger.arrow',
+    ledger_file: LEDGER_FILE,
   };
 }

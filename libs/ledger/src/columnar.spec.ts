@@ -9,6 +9,7 @@ import {
 } from '@clickstream/contracts';
 import {
   iterateLedgerColumns,
+  LedgerWriter,
   NULL_CODE,
   UNKNOWN_CODE,
   writeLedger,
@@ -132,6 +133,53 @@ describe('iterateLedgerColumns', () => {
     const file = path.join(dir, 'empty.arrow');
     await writeLedger(file, []);
     expect((await batches(file)).reduce((n, b) => n + b.length, 0)).toBe(0);
+  });
+
+  it('reads a ledger cut inside a batch up to the cut when asked, and says where it was cut', async () => {
+    const three = path.join(dir, 'three.arrows');
+    await writeLedger(three, [row(0), row(1), row(2)], { batchRows: 1 });
+    const full = fs.readFileSync(three);
+    const cut = path.join(dir, 'cut.arrows');
+    fs.writeFileSync(cut, full.subarray(0, full.length - 8 - 40));
+    const seqs: number[] = [];
+    let detail: string | null = null;
+    for await (const b of iterateLedgerColumns(cut, { onCutTail: (d) => (detail = d) })) {
+      seqs.push(...b.numbers('seq', -1));
+    }
+    expect(seqs).toEqual([0, 1]);
+    expect(detail).toMatch(/ends inside a batch after 2 row\(s\)/);
+    // Without the option, a cut is an error as before.
+    await expect(async () => {
+      for await (const b of iterateLedgerColumns(cut)) void b;
+    }).rejects.toThrow();
+  });
+
+  it('a live writer flushes on its timer: rows are on disk before close, without the end marker', async () => {
+    const file = path.join(dir, 'live.arrows');
+    const w = LedgerWriter.open(file, { flushEveryMs: 20 });
+    w.append(row(0));
+    w.append(row(1));
+    await new Promise((r) => setTimeout(r, 200));
+    // As a reader sees the file of a writer killed now.
+    const seqs: number[] = [];
+    for await (const b of iterateLedgerColumns(file, { onCutTail: () => undefined })) {
+      seqs.push(...b.numbers('seq', -1));
+    }
+    expect(seqs).toEqual([0, 1]);
+    await w.close();
+  });
+
+  it('a writer without the timer keeps its rows until a batch fills or it closes', async () => {
+    const file = path.join(dir, 'quiet.arrows');
+    const w = LedgerWriter.open(file, { flushEveryMs: 0 });
+    w.append(row(0));
+    await new Promise((r) => setTimeout(r, 100));
+    const seqs: number[] = [];
+    for await (const b of iterateLedgerColumns(file, { onCutTail: () => undefined })) {
+      seqs.push(...b.numbers('seq', -1));
+    }
+    expect(seqs).toEqual([]);
+    await w.close();
   });
 
   it('a file that is not a ledger is an error', async () => {

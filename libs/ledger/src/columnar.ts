@@ -122,7 +122,18 @@ function indexIn(list: readonly string[], value: string): number {
 }
 
 /** The batches of a ledger file in file order (memory stays at one batch); throws when the file's columns are not the ledger's. */
-export async function* iterateLedgerColumns(file: string): AsyncGenerator<LedgerColumns> {
+export interface ColumnarReadOptions {
+  /**
+   * Called, instead of throwing, when the file ends inside a batch after its schema (a writer killed
+   * mid-write): the batches before the cut have been yielded, and iteration ends there.
+   */
+  onCutTail?: (detail: string) => void;
+}
+
+export async function* iterateLedgerColumns(
+  file: string,
+  opts: ColumnarReadOptions = {},
+): AsyncGenerator<LedgerColumns> {
   const reader = await RecordBatchReader.from(fs.createReadStream(file));
   await reader.open();
   const names = reader.schema?.fields.map((f) => f.name) ?? [];
@@ -132,5 +143,24 @@ export async function* iterateLedgerColumns(file: string): AsyncGenerator<Ledger
     );
   }
   const decoder = new TextDecoder();
-  for await (const batch of reader) yield new LedgerColumns(batch, decoder);
+  if (opts.onCutTail === undefined) {
+    for await (const batch of reader) yield new LedgerColumns(batch, decoder);
+    return;
+  }
+  let rows = 0;
+  const it = reader[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<RecordBatch>;
+    try {
+      next = await it.next();
+    } catch (err) {
+      opts.onCutTail(
+        `${file} ends inside a batch after ${rows} row(s): ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return;
+    }
+    if (next.done === true) return;
+    rows += next.value.numRows;
+    yield new LedgerColumns(next.value, decoder);
+  }
 }

@@ -9,4 +9,4 @@ export { runPaths, LEDGER_FILE, MANIFEST_FILE, RUN_ID_PATTERN } from './paths';
 export type { RunPaths } from './paths';
 export { LEDGER_COLUMNS, LEDGER_SCHEMA } from './columns';
 export { iterateLedgerColumns, LedgerColumns, NULL_CODE, UNKNOWN_CODE } from './columnar';
-export type { StringColumn, NumberColumn, CodeColumn } from './columnar';
+export type { StringColumn, NumberColumn, CodeColumn, ColumnarReadOptions } from './columnar';

@@ -87,7 +87,7 @@ describe('runPaths', () => {
   it('lays a run out under results/runs/<run-id>', () => {
     expect(runPaths('results', 'gen-42')).toEqual({
       dir: path.join('results', 'runs', 'gen-42'),
-      ledger: path.join('results', 'runs', 'gen-42', 'ledger.arrow'),
+      ledger: path.join('results', 'runs', 'gen-42', 'ledger.arrows'),
       manifest: path.join('results', 'runs', 'gen-42', 'manifest.json'),
     });
   });

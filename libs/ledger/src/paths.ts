@@ -1,8 +1,14 @@
-/** Where a run's ledger and manifest live: <results>/runs/<run-id>/{ledger.arrow,manifest.json}. */
+/** Where a run's ledger and manifest live: <results>/runs/<run-id>/{ledger.arrows,manifest.json}. */
 
 import * as path from 'path';
 
-export const LEDGER_FILE = 'ledger.arrow';
+/**
+ * The ledger is an Arrow IPC *stream* (so that the batches written before a crash stay readable),
+ * and `.arrows` is the stream format's conventional extension: tools that see `.arrow` expect the
+ * IPC *file* format (pyarrow's `ipc.open_file` says "Not an Arrow file"). Older runs' manifests name
+ * `ledger.arrow`; readers follow the manifest's `ledger_file`.
+ */
+export const LEDGER_FILE = 'ledger.arrows';
 export const MANIFEST_FILE = 'manifest.json';
 
 /** Run ids become directory names, so they are restricted to a safe alphabet. */

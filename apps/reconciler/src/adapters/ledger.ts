@@ -67,8 +67,12 @@ function addBatch(b: LedgerIndexBuilder, batch: LedgerColumns, problems: Problem
 export async function readLedgerIndex(file: string, sizeHint: number): Promise<LedgerIndex> {
   const builder = new LedgerIndexBuilder(sizeHint);
   const problems = new Problems();
-  for await (const batch of iterateLedgerColumns(file)) addBatch(builder, batch, problems);
+  let cut: string | null = null;
+  const batches = iterateLedgerColumns(file, { onCutTail: (detail) => (cut = detail) });
+  for await (const batch of batches) addBatch(builder, batch, problems);
   const index = builder.finish();
+  // Checked up to the cut, never passed: what followed it is not known.
+  if (cut !== null) index.problems.push(`the ledger is cut short: ${String(cut)}`);
   if (problems.count > 0)
     index.problems.push(
       `${problems.count} bad ledger row(s), e.g. ${problems.examples.join('; ')}`,

@@ -60,6 +60,29 @@ describe('reconcile: the empty case', () => {
     expect(l.notes.join()).toContain('manifest says 6');
   });
 
+  it('a run cut short is checked up to its ledger, never exact: its unflushed tail is unknown', () => {
+    // Raw holds seq 5, sent after the ledger's last flushed batch.
+    const report = reconcile({
+      ledger: indexLedger(LEDGER),
+      manifestSends: 0,
+      cutShort: true,
+      runId: RUN,
+      layers: [
+        { layer: 'clickstream.raw', read: contents([0, 1, 2, 3, 4, 5]) },
+        { layer: 'events.dlq', read: contents([]) },
+      ],
+    });
+    expect(report.verdict).toBe('unknown');
+    const [raw, dlq] = report.layers as [LayerReport, LayerReport];
+    expect(raw.verdict).toBe('unknown');
+    expect(raw.notes.join()).toMatch(/cut short .* 5 send\(s\) up to its last flushed batch/);
+    // The manifest's counts (written at the start) are not held against the ledger.
+    expect(raw.notes.join()).not.toContain('manifest says');
+    // What the ledger does cover is still checked: seq 3 (poison) is missing from the DLQ.
+    expect(dlq.verdict).toBe('unknown');
+    expect(dlq.missing.count).toBe(1);
+  });
+
   it('no layer read is unknown overall, never exact', () => {
     expect(run(LEDGER, []).verdict).toBe('unknown');
   });

@@ -12,6 +12,12 @@ export interface ReconcileInput {
   ledger: LedgerIndex;
   /** What the run manifest says was sent (counts.sends); null when there is no manifest to cross-check. */
   manifestSends: number | null;
+  /**
+   * The manifest still says `running`: the generator stopped before the end of its run. The ledger
+   * then holds the sends up to its last flushed batch, and the sends after it are an unflushed tail
+   * that no layer can be checked against.
+   */
+  cutShort?: boolean;
   runId: string;
   latenessMs?: number;
   /** Only the layers that were read: a layer not read is not reported (and so never reported exact). */
@@ -22,10 +28,16 @@ export interface ReconcileInput {
 
 /** Problems of the ledger itself (and of its agreement with the run and manifest): each makes every verdict unknown. */
 export function ledgerProblemsOf(
-  input: Pick<ReconcileInput, 'ledger' | 'manifestSends' | 'runId'>,
+  input: Pick<ReconcileInput, 'ledger' | 'manifestSends' | 'runId' | 'cutShort'>,
 ): string[] {
   const { ledger } = input;
   const problems = [...ledger.problems];
+  if (input.cutShort === true) {
+    problems.push(
+      `the run was cut short (its manifest still says "running"): the ledger holds ${ledger.rows} send(s) up to its last flushed batch; sends after it are an unflushed tail, so no layer can be exact`,
+    );
+    return problems;
+  }
   if (ledger.runId !== null && ledger.runId !== input.runId) {
     problems.push(
       `ledger run id ${ledger.runId} differs from the run being reconciled (${input.runId})`,

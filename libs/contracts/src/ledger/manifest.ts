@@ -26,6 +26,13 @@ export type FaultRatios = z.infer<typeof FaultRatiosSchema>;
 
 export const RunManifestSchema = z.object({
   run_id: z.string().min(1),
+  /**
+   * `running` from the start of a run until its end, when the generator rewrites the manifest
+   * `complete` with its counts. A manifest still `running` after the generator is gone marks a run
+   * cut short: its ledger holds the sends up to its last flushed batch. Absent in older manifests
+   * (they were written only at the end, so they are complete).
+   */
+  status: z.enum(['running', 'complete']).optional(),
   seed: z.number().int(),
   generator_version: z.string(),
   dry_run: z.boolean(),
