@@ -81,6 +81,14 @@ describe('expectedFromLedger', () => {
     });
   });
 
+  it('decides on time by the recorded ingest time when it is given', () => {
+    const pay = row('A', 'payment_succeeded', 0, { amount_cents: 10 });
+    const ingest = new Map([[pay.event_id as string, T0 + 5_001]]); // 1 ms beyond L = 5 s
+    const e = expectedFromLedger([pay], { ...q, ingestTimeOf: (_run, id) => ingest.get(id) });
+    expect(e.revenue).toEqual([{ minute: T0, revenueCents: 10, payments: 1 }]);
+    expect(e.revenueOnTime).toEqual([]);
+  });
+
   it('counts each event once, skips poison, probe runs, other ranges, and flags failed sends', () => {
     const pay = row('A', 'payment_succeeded', 4000, { amount_cents: 5000 });
     const rows: Row[] = [

@@ -7,7 +7,7 @@
  * the clean layer holds when it is exact; a send whose delivery failed makes the answer uncertain.
  */
 
-import { isProbeRun, type LedgerRow } from '@clickstream/contracts';
+import { isProbeRun, timeliness, type LedgerRow } from '@clickstream/contracts';
 import { FUNNEL_STEPS, type RevenueMinute } from '@clickstream/warehouse';
 
 type Row = Pick<
@@ -27,6 +27,12 @@ export interface ExpectedQuery {
   fromMs: number;
   toMs: number;
   windowMs: number;
+  /**
+   * The recorded ingest time (broker LogAppendTime) of an event, when known: on time or late is
+   * decided by it (DESIGN.md), and on a loaded broker it can trail the ledger's send time by
+   * seconds. Without it, the ledger's expected_timeliness (from the send time) is used.
+   */
+  ingestTimeOf?: (runId: string, eventId: string) => number | undefined;
 }
 
 export interface Expected {
@@ -95,7 +101,12 @@ export function expectedFromLedger(rows: Iterable<Row>, q: ExpectedQuery): Expec
         map.set(minute, m);
       };
       into(minutes);
-      if (r.expected_timeliness === 'on_time') into(onTime);
+      const ingest = q.ingestTimeOf?.(r.run_id, r.event_id);
+      const onTimeNow =
+        ingest === undefined
+          ? r.expected_timeliness === 'on_time'
+          : timeliness(r.event_time, ingest) === 'on_time';
+      if (onTimeNow) into(onTime);
     }
   }
   const funnel = new Array<number>(FUNNEL_STEPS.length).fill(0);

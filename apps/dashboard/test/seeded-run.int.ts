@@ -175,7 +175,22 @@ describe('a seeded run on the dashboard', () => {
   });
 
   it('shows the revenue per minute of the on-time payments the ledger implies (agg_windows, the default)', async () => {
-    const expected = expectedFromLedger(ledger, { fromMs, toMs, windowMs: WINDOW_S * 1000 });
+    // On time or late is decided by each event's recorded ingest time (the raw record's broker
+    // timestamp), as the windows job and the reconciler decide it.
+    const ingest = new Map(
+      (
+        await admin.query<{ id: string; t: number }>(
+          'SELECT event_id AS id, any(ingest_time) AS t FROM events_clean WHERE run_id = {run:String} GROUP BY id',
+          { run: runId },
+        )
+      ).map((r) => [r.id, Number(r.t)]),
+    );
+    const expected = expectedFromLedger(ledger, {
+      fromMs,
+      toMs,
+      windowMs: WINDOW_S * 1000,
+      ingestTimeOf: (_run, id) => ingest.get(id),
+    });
     expect(expected.revenueOnTime.length).toBeGreaterThan(0);
     // Windows are emitted as the watermark passes them (the probe keeps the stream moving).
     const deadline = Date.now() + 180_000;
