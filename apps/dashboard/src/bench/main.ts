@@ -393,7 +393,22 @@ async function main(): Promise<number> {
     if (o.pipelineRate > 0) {
       // Let the loader finish the run's last events, then delete them: they live in the shared
       // tables (mutations; the Kafka topics keep them, as they keep every run).
-      await new Promise((r) => setTimeout(r, 30_000));
+      let last = -1;
+      for (let waited = 0; waited < 180_000; waited += 10_000) {
+        await new Promise((r) => setTimeout(r, 10_000));
+        const n = Number(
+          (
+            await shared.query<{ n: number }>(
+              'SELECT count() AS n FROM events_clean WHERE run_id = {run:String}',
+              {
+                run: pipelineRun,
+              },
+            )
+          )[0]?.n,
+        );
+        if (n === last) break;
+        last = n;
+      }
       // The pipeline's rows of the ingest run live in the shared tables: delete them (mutations).
       for (const table of ['events_valid', 'events_clean', 'events_dlq'])
         await shared.command(`ALTER TABLE ${table} DELETE WHERE run_id = {run:String}`, {
