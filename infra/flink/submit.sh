@@ -3,6 +3,7 @@
 # Usage: infra/flink/submit.sh <job> [--key value ...]   (job: clean | windows; extra args are the job's program args)
 #        infra/flink/submit.sh --cancel <job-name>       (cancels every live job with that name)
 # Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
+#      FLINK_SAVEPOINT=<dir> (start from this canonical savepoint instead; it restores into any state backend),
 #      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait).
 # Prints the job id as the last line of stdout. No JVM is started here: only curl and python3.
 set -euo pipefail
@@ -31,7 +32,7 @@ job_class() {
   esac
 }
 # The job's own default state backend (recorded next to its checkpoints, see below).
-job_backend() { case $1 in windows) printf hashmap ;; *) printf rocksdb ;; esac; }
+job_backend() { printf rocksdb; }
 # Program args only some jobs take.
 job_args() { case $1 in clean) printf '%s\n' --warehouse "$WAREHOUSE" ;; esac; }
 
@@ -129,11 +130,16 @@ submit() {
   fi
 
   local savepoint=""
-  [[ ${FLINK_FRESH:-0} == 1 ]] || savepoint=$(latest_checkpoint "$name")
+  if [[ -n ${FLINK_SAVEPOINT:-} ]]; then
+    savepoint=${FLINK_SAVEPOINT#file:}
+    [[ -f $savepoint/_metadata ]] || die "FLINK_SAVEPOINT='$FLINK_SAVEPOINT': no _metadata there"
+  elif [[ ${FLINK_FRESH:-0} != 1 ]]; then
+    savepoint=$(latest_checkpoint "$name")
+  fi
   # A retained checkpoint restores only into the state backend that wrote it (hashmap -> rocksdb fails in restore).
   # The backend is recorded per job id (next to its chk-* directories) when a job is submitted.
   local written
-  if [[ -n $savepoint ]]; then
+  if [[ -n $savepoint && -z ${FLINK_SAVEPOINT:-} ]]; then
     written=$(cat "$(dirname "$savepoint")/STATE_BACKEND" 2>/dev/null || echo hashmap) # older jobs: hashmap
     [[ $written == "$backend" ]] || die "the checkpoints of $name were written with state backend '$written' but this" \
       "submission uses '$backend'; a checkpoint cannot switch backends. Pass --state-backend $written, or start" \
