@@ -410,7 +410,14 @@ async function main(): Promise<number> {
         last = n;
       }
       // The pipeline's rows of the ingest run live in the shared tables: delete them (mutations).
-      for (const table of ['events_valid', 'events_clean', 'events_dlq'])
+      for (const table of [
+        'events_valid',
+        'events_clean',
+        'events_dlq',
+        'events_late',
+        'agg_windows',
+        'agg_sessions',
+      ])
         await shared.command(`ALTER TABLE ${table} DELETE WHERE run_id = {run:String}`, {
           run: pipelineRun,
         });
