@@ -113,7 +113,15 @@ describe('collector against the real stack', () => {
         '--max-dup-delay',
         '3s',
       ]);
-      await new Promise((r) => setTimeout(r, 3000));
+      // Kill only once the load is flowing (the generator's start-up takes seconds on a busy machine).
+      const deadline = Date.now() + 60_000;
+      while (
+        (await metricSum(collector.metricsUrl, 'collector_events_total', /outcome="acked"/)) === 0
+      ) {
+        if (Date.now() > deadline)
+          throw new Error('no event acknowledged within 60 s of the load start');
+        await new Promise((r) => setTimeout(r, 200));
+      }
       await stackNode('kill-node', victim);
       killed = true;
       await new Promise((r) => setTimeout(r, 4000));
@@ -139,8 +147,13 @@ describe('collector against the real stack', () => {
         `broker-kill: sends=${summary.sends} acked=${summary.acked} failed=${summary.failed} ` +
           `503-requests=${answered503} refused-events=${refused}\n`,
       );
-      // Both sides count the same refusals: the collector's refused events are the generator's failed sends.
-      expect(refused).toBe(summary.failed);
+      // The partitions the dead broker led take new leaders only after its KRaft session times out
+      // (seconds), longer than the 2 s ack timeout: some requests must have been answered 503, and
+      // each of their events is a failed send in the ledger (the rest of the failures, if any, are
+      // transport errors the generator books as failed too).
+      expect(answered503).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+      expect(refused).toBeLessThanOrEqual(summary.failed);
     } finally {
       if (killed) await stackNode('restart-node', victim);
     }

@@ -49,7 +49,10 @@ async function post(o: HttpSinkOptions, records: readonly SinkRecord[]): Promise
       error: null,
     }));
   } catch (err) {
-    const why = `no answer from the collector (outcome indefinite): ${err instanceof Error ? err.message : String(err)}`;
+    // fetch hides the transport error in `cause` (ECONNRESET, a closed socket, a timeout).
+    const cause =
+      err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    const why = `no answer from the collector (outcome indefinite): ${err instanceof Error ? err.message : String(err)}${cause}`;
     return records.map(() => failed(why));
   }
 }
