@@ -30,6 +30,8 @@ const PUBLISHER: Record<string, string | null> = {
   PROBE_METRICS_PORT: 'probe',
   LOADER_METRICS_PORT: 'loader',
   PAGER_PORT: 'pager',
+  COLLECTOR_PORT: 'collector',
+  COLLECTOR_METRICS_PORT: 'collector',
 };
 
 interface ComposeService {
@@ -169,6 +171,7 @@ describe('prometheus.yml (local)', () => {
       'PROBE_METRICS_PORT',
       'LOADER_METRICS_PORT',
       'PAGER_PORT',
+      'COLLECTOR_METRICS_PORT',
       'KAFKA_1_METRICS_PORT',
       'KAFKA_2_METRICS_PORT',
       'KAFKA_3_METRICS_PORT',
