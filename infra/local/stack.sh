@@ -91,6 +91,11 @@ cmd_status() {
   done
   # What is firing (Alertmanager); informational, it does not change the exit code.
   [[ -n $(live_pid alertmanager) ]] && { bash "$REPO_ROOT/tools/alerts" --brief || true; }
+  # The HTTP collector, the stack's front door (a pipeline app: tools/pipeline up starts it);
+  # informational, it does not change the exit code. Port: the collector; health: its /healthz.
+  local collector=stopped
+  curl -fsS -m 2 "http://127.0.0.1:$COLLECTOR_METRICS_PORT/healthz" >/dev/null 2>&1 && collector=healthy
+  printf '%-18s %-8s %-6s %s\n' collector - "$COLLECTOR_PORT" "$collector"
   return $bad
 }
 
