@@ -1,0 +1,133 @@
+/**
+ * The collector's load benchmark (not part of `npm test`): autocannon against the running
+ * collector (tools/pipeline up), every request a JSON array of fresh, contract-valid events
+ * (unique event ids, one bench run id), and every 2xx is an acknowledgement by Kafka. Reports
+ * requests/s and events/s against p50/p99 latency; then, optionally, a seeded generator run
+ * through HTTP at --gen-rate for the reconciler (`tools/reconcile-wait <run-dir>`).
+ *
+ * Usage: npx nx run collector:bench -- [--url U] [--connections C] [--duration S] [--batch B] [--gen-rate R] [--gen-duration S]
+ * Writes results/bench/collector-<time>.json (autocannon's raw result included).
+ */
+
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? (process.argv[i + 1] as string) : fallback;
+}
+
+const url = flag('url', 'http://127.0.0.1:9404/v1/events');
+const connections = Number(flag('connections', '16'));
+const duration = Number(flag('duration', '20'));
+const batch = Number(flag('batch', '50'));
+const genRate = Number(flag('gen-rate', '0'));
+const genDuration = flag('gen-duration', '20s');
+const runId = `bench-collector-${Date.now()}`;
+let seq = 0;
+
+/** A page view in the contract's shape; unique event id, so no retry or repeat collapses it. */
+function event(): Record<string, unknown> {
+  const s = seq++;
+  return {
+    event_id: randomUUID(),
+    seq: s,
+    run_id: runId,
+    event_type: 'page_view',
+    event_time: Date.now(),
+    session_id: `${runId}-${s % 1000}`,
+    user_id: null,
+    page: '/bench',
+    device: 'desktop',
+  };
+}
+
+async function main(): Promise<void> {
+  const started = new Date().toISOString();
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify(Array.from({ length: batch }, event)),
+        }),
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  const summary = {
+    url,
+    connections,
+    duration_s: duration,
+    events_per_request: batch,
+    requests_2xx: ok,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    requests_per_s: Number((ok / result.duration).toFixed(1)),
+    events_per_s: Number(((ok * batch) / result.duration).toFixed(1)),
+    latency_ms: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+  };
+  process.stdout.write(`${JSON.stringify({ autocannon: summary })}\n`);
+
+  let generator: unknown = null;
+  if (genRate > 0) {
+    const out = execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'apps/generator/dist/main.js'),
+        '--via',
+        'http',
+        '--collector-url',
+        url,
+        '--rate',
+        String(genRate),
+        '--duration',
+        genDuration,
+        '--max-dup-delay',
+        '15s',
+        '--seed',
+        String(Date.now() % 100000),
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    generator = JSON.parse(out.trim().split('\n').pop() as string);
+    process.stdout.write(`${JSON.stringify({ generator })}\n`);
+  }
+
+  const file = path.join(ROOT, 'results/bench', `collector-${started.replace(/[:.]/g, '-')}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ started, command: process.argv.slice(2), run_id: runId, summary, generator, autocannon: result }, null, 2)}\n`,
+  );
+  process.stdout.write(`wrote ${path.relative(ROOT, file)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `collector bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});
