@@ -1,5 +1,6 @@
 /** Generator configuration: parsed once from flags and environment with zod, failing fast on the first bad value (flag, value, what was expected). */
 
+import { LOG_FORMATS, type LogFormat } from './terminal';
 import * as path from 'path';
 import { z } from 'zod';
 import { DEFAULT_LATENESS_MS, TOPICS, type FaultRatios } from '@clickstream/contracts';
@@ -200,6 +201,12 @@ const OPTIONS = {
     default: 'info',
     help: 'pino level: fatal, error, warn, info, debug, trace, silent',
   },
+  logFormat: {
+    flag: '--log-format',
+    env: 'GENERATOR_LOG_FORMAT',
+    default: 'auto',
+    help: 'auto (pretty with a live progress line on a terminal, plain lines elsewhere), pretty, plain or json',
+  },
 } as const satisfies OptionTable;
 
 const num = (expected: string) =>
@@ -267,6 +274,7 @@ const ConfigSchema = z.object({
   maxInFlight: intIn(1, 10_000_000),
   behindMs: intIn(0, 3_600_000),
   logLevel,
+  logFormat: z.enum(LOG_FORMATS, `one of ${LOG_FORMATS.join(', ')}`),
 });
 
 export interface GeneratorConfig {
@@ -276,6 +284,7 @@ export interface GeneratorConfig {
   via: 'kafka' | 'http';
   collectorUrl: string;
   logLevel: string;
+  logFormat: LogFormat;
 }
 
 export { ConfigError };
@@ -353,6 +362,7 @@ export function parseConfig(
       via: c.via,
       collectorUrl: c.collectorUrl,
       logLevel: c.logLevel,
+      logFormat: c.logFormat,
       run: {
         seed: c.seed,
         runId: c.runId ?? `gen-${c.seed}-${startTime}`,

@@ -1,11 +1,11 @@
 /** Generator entry point: parse config, build the logger and the sink, run, handle SIGTERM, print a one-line JSON summary. */
 
-import pino from 'pino';
 import { createIdempotentProducer } from '@clickstream/kafka-tx';
 import { ConfigError, loadConfig, usage } from './config';
 import { httpSink } from './http-sink';
 import { kafkaSink } from './kafka-sink';
 import { run } from './run';
+import { createOutput } from './terminal';
 import { drySink, type Sink } from './sink';
 
 /** Exit codes (README): 0 done (or stopped by SIGTERM/SIGINT after writing the ledger, or --help), 1 failure, 2 bad configuration. */
@@ -26,9 +26,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return EXIT.ok;
   }
-  const { run: options, dryRun, via, collectorUrl, logLevel } = parsed.config;
-  // Logs go to stderr so that stdout carries only the final JSON summary line.
-  const logger = pino({ name: 'generator', level: logLevel }, pino.destination(2));
+  const { run: options, dryRun, via, collectorUrl, logLevel, logFormat } = parsed.config;
+  // Logs and progress go to stderr so that stdout carries only the final JSON summary line.
+  const output = createOutput(logFormat, logLevel);
+  const logger = output.logger;
 
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -60,7 +61,12 @@ async function main(): Promise<number> {
       clock: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       signal: stop.signal,
+      progress: {
+        report: (f, behind) => output.progress(f, behind),
+        everyMs: output.progressEveryMs,
+      },
     });
+    output.done();
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
     await sink.close();

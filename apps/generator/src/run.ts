@@ -18,7 +18,7 @@ import { Books } from './books';
 import { InFlight } from './in-flight';
 import { Pacer } from './pacer';
 import { Planner } from './planner';
-import { Progress } from './progress';
+import { logReporter, Progress, type ProgressReporter } from './progress';
 import { Schedule } from './schedule';
 import type { Sink } from './sink';
 
@@ -62,6 +62,8 @@ export interface RunDeps {
   sleep: (ms: number) => Promise<void>;
   /** Abort to stop sending: what was sent is flushed and written to the ledger. */
   signal?: AbortSignal;
+  /** Where progress goes, and how often (default: a JSON log line every 5 s). */
+  progress?: { report: ProgressReporter; everyMs: number };
 }
 
 export interface RunSummary {
@@ -118,12 +120,13 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
   });
   const pacer = new Pacer(schedule, planner, start, sink.live);
   const progress = new Progress(
-    logger,
+    deps.progress?.report ?? logReporter(logger, o.runId),
     {
-      runId: o.runId,
       behindThresholdMs: o.behindThresholdMs,
       rateAt: (t) => schedule.rateAt(t),
       start,
+      everyMs: deps.progress?.everyMs ?? 5000,
+      total: schedule.totalSlots,
     },
     wallStart,
   );
@@ -150,7 +153,7 @@ export async function run(deps: RunDeps): Promise<RunSummary> {
 
     if (sink.live && !pacer.done) {
       const lag = pacer.lagMs(clock());
-      progress.observe(clock(), lag, pacer.seq, inFlight.records);
+      progress.observe(clock(), lag, pacer.seq, inFlight.records, books.byFault);
       // Waking at most every MIN_TICK_MS batches a few ms of slots per producer call (the producer lingers
       // 5 ms anyway): waking per slot cost a third of a core at 2,000/s for nothing.
       if (lag < 0) await deps.sleep(Math.min(50, Math.max(MIN_TICK_MS, -lag)));
