@@ -154,6 +154,24 @@ describe('reconcile: failed and unsent sends', () => {
     expect(only(rows, 'clickstream.raw', contents([0, 1, 1])).duplicated.count).toBe(1);
   });
 
+  it('a failed send that raw shows was written: exactly once in every later layer', () => {
+    const withRaw = (raw: number[], clean: number[]) =>
+      run(rows, [
+        { layer: 'clickstream.raw', read: contents(raw) },
+        { layer: 'events.clean', read: contents(clean) },
+      ]).layers.map((l) => [l.layer, l.verdict, l.missing.count]);
+    // In raw but missing downstream: lost after raw, inexact.
+    expect(withRaw([0, 1], [0])).toEqual([
+      ['clickstream.raw', 'exact', 0],
+      ['events.clean', 'inexact', 1],
+    ]);
+    expect(withRaw([0, 1], [0, 1])[1]).toEqual(['events.clean', 'exact', 0]);
+    // Not in raw: absent downstream is right.
+    expect(withRaw([0], [0])[1]).toEqual(['events.clean', 'exact', 0]);
+    // Without raw in the reconciliation, a failed send stays at most once downstream.
+    expect(only(rows, 'events.clean', contents([0])).verdict).toBe('exact');
+  });
+
   it('a send that was never made but is present is unexpected', () => {
     const l = only(rows, 'clickstream.raw', contents([0, 2]));
     expect(l.unexpected.examples).toEqual([

@@ -6,7 +6,7 @@ import { checkLayer } from './check-layer';
 import type { LayerRead } from './contents';
 import { expectationOf, type LayerKind } from './expectation';
 import { KIND_OF, type EventLayer } from './layers';
-import type { LedgerIndex } from './ledger-index';
+import { DELIVERY, type LedgerIndex } from './ledger-index';
 
 export interface ReconcileInput {
   ledger: LedgerIndex;
@@ -54,22 +54,46 @@ export function ledgerProblemsOf(
   return problems;
 }
 
+/**
+ * A send whose outcome was unknown (failed indefinitely: a 5xx or a timeout through the collector,
+ * an error report from the producer) is expected at most once in raw; once raw shows it, it was
+ * written, and every layer after raw must then hold it exactly once. So, when raw was read in this
+ * reconciliation, the failed sends it holds count as acknowledged for the downstream layers. (Two
+ * copies in raw make raw itself inexact.)
+ */
+export function resolvedByRaw(ledger: LedgerIndex, layers: ReconcileInput['layers']): LedgerIndex {
+  const raw = layers.find((l) => l.layer === 'clickstream.raw');
+  if (raw === undefined || !raw.read.ok) return ledger;
+  let delivery: Uint8Array | null = null;
+  const seqs = raw.read.contents.seqs;
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i] as number;
+    if (seq < 0 || seq >= ledger.size || ledger.known[seq] !== 1) continue;
+    if (ledger.delivery[seq] !== DELIVERY.failed) continue;
+    delivery ??= ledger.delivery.slice();
+    delivery[seq] = DELIVERY.acked;
+  }
+  return delivery === null ? ledger : { ...ledger, delivery };
+}
+
 export function reconcile(input: ReconcileInput): ReconciliationReport {
   const started = Date.now();
   const { ledger } = input;
   const problems = ledgerProblemsOf(input);
   const needs = new Map<LayerKind, Uint8Array>();
+  const downstream = resolvedByRaw(ledger, input.layers);
   const layers: LayerReport[] = input.layers.map(({ layer, read }) => {
     const kind = KIND_OF[layer];
+    const known = kind === 'raw' ? ledger : downstream;
     let need = needs.get(kind);
     if (need === undefined) {
-      need = expectationOf(kind, ledger);
+      need = expectationOf(kind, known);
       needs.set(kind, need);
     }
     return checkLayer({
       layer,
       kind,
-      ledger,
+      ledger: known,
       need,
       read,
       ledgerProblems: problems,
