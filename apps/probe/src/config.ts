@@ -45,6 +45,7 @@ const ConfigSchema = z.object({
   metricsHost: z.string().min(1, 'a listen address'),
   metricsPort: intIn(0, 65_535),
   clickhouseUrl: z.url(),
+  collectorUrl: z.union([z.literal(''), z.url()], "empty, or the HTTP collector's base URL"),
   database: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a ClickHouse identifier'),
   logLevel: z.enum(
     ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
@@ -122,6 +123,12 @@ const OPTIONS = {
     env: 'CLICKHOUSE_URL',
     default: 'http://127.0.0.1:18123',
     help: 'ClickHouse HTTP URL',
+  },
+  collectorUrl: {
+    flag: '--collector-url',
+    env: 'PROBE_COLLECTOR_URL',
+    default: '',
+    help: 'also send through the HTTP collector at this base URL (every other probe); empty = Kafka only',
   },
   database: {
     flag: '--database',

@@ -7,6 +7,7 @@ import { startStatusServer } from '@clickstream/status-server';
 import { createWarehouse } from '@clickstream/warehouse';
 import { ConfigError, loadConfig, usage } from './config';
 import { probeRunId } from './event';
+import { httpFrontDoor } from './http-front-door';
 import { createMetrics } from './metrics';
 import { run } from './run';
 import { ProbeTracker } from './tracker';
@@ -89,7 +90,12 @@ async function main(): Promise<number> {
       config,
       runId,
       logger,
-      producer,
+      frontDoors: [
+        { name: 'kafka', send: (records) => producer.send(records) },
+        ...(config.collectorUrl === ''
+          ? []
+          : [{ name: 'http', ...httpFrontDoor(config.collectorUrl) }]),
+      ],
       warehouse,
       tracker,
       metrics,

@@ -11,8 +11,8 @@ export const FRESHNESS_BUCKETS = [
 
 export interface ProbeMetrics {
   hooks: TrackerHooks;
-  sent(): void;
-  sendFailed(): void;
+  sent(frontDoor: string): void;
+  sendFailed(frontDoor: string): void;
   watchFailed(layer: LayerName): void;
   /** The gauges read the tracker at each scrape, so the age keeps rising while nothing arrives. */
   attach(tracker: ProbeTracker, clock: () => number): void;
@@ -47,12 +47,14 @@ export function createMetrics(registry: Registry): ProbeMetrics {
   });
   const sent = new Counter({
     name: 'probe_sent_total',
-    help: 'Probe events handed to the producer',
+    help: 'Probe events handed to a front door (kafka, http)',
+    labelNames: ['front_door'],
     registers,
   });
   const sendFailures = new Counter({
     name: 'probe_send_failures_total',
     help: 'Probe events whose delivery failed (they stay watched and count against the SLO)',
+    labelNames: ['front_door'],
     registers,
   });
   const watchFailures = new Counter({
@@ -75,8 +77,8 @@ export function createMetrics(registry: Registry): ProbeMetrics {
       },
       onForgotten: (layer) => forgotten.inc({ layer }),
     },
-    sent: () => sent.inc(),
-    sendFailed: () => sendFailures.inc(),
+    sent: (frontDoor) => sent.inc({ front_door: frontDoor }),
+    sendFailed: (frontDoor) => sendFailures.inc({ front_door: frontDoor }),
     watchFailed: (layer) => watchFailures.inc({ layer }),
     attach(tracker, clock) {
       new Gauge({

@@ -73,7 +73,7 @@ describe('probe run loop (fake clock)', () => {
       config: { topic: 'clickstream.raw', intervalMs: 5_000, pollMs: 1_000 },
       runId: 'probe-test',
       logger: quiet,
-      producer: p.producer,
+      frontDoors: [{ name: 'kafka', send: (r: OutRecord[]) => p.producer.send(r) }],
       warehouse: p.warehouse,
       tracker,
       metrics,
@@ -118,5 +118,55 @@ describe('probe run loop (fake clock)', () => {
     stop.abort();
     await jest.advanceTimersByTimeAsync(1_000);
     await done;
+  });
+
+  it('uses the front doors in turn, and a failed delivery is counted for its door', async () => {
+    const registry = new Registry();
+    const metrics = createMetrics(registry);
+    const tracker = new ProbeTracker({
+      layers: ['valid'],
+      sloThresholdMs: 10_000,
+      forgetAfterMs: 600_000,
+      startedAt: T0,
+      hooks: metrics.hooks,
+    });
+    const used: string[] = [];
+    const door = (name: string, ok: boolean) => ({
+      name,
+      send: (records: OutRecord[]): Promise<DeliveryReport[]> => {
+        used.push(name);
+        return Promise.resolve(
+          records.map(() => ({
+            ok,
+            topic: 't',
+            partition: null,
+            offset: null,
+            error: ok ? null : 'refused',
+          })),
+        );
+      },
+    });
+    const stop = new AbortController();
+    const done = run({
+      config: { topic: 'clickstream.raw', intervalMs: 5_000, pollMs: 1_000 },
+      runId: 'probe-test',
+      logger: quiet,
+      frontDoors: [door('kafka', true), door('http', false)],
+      warehouse: { query: <T>() => Promise.resolve([] as T[]) },
+      tracker,
+      metrics,
+      clock: Date.now,
+      sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+      signal: stop.signal,
+    });
+    await jest.advanceTimersByTimeAsync(15_000);
+    stop.abort();
+    await jest.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(used.slice(0, 4)).toEqual(['kafka', 'http', 'kafka', 'http']);
+    const failures =
+      (await registry.getSingleMetric('probe_send_failures_total')?.get())?.values ?? [];
+    expect(failures.find((v) => v.labels.front_door === 'http')?.value).toBe(2);
+    expect(failures.find((v) => v.labels.front_door === 'kafka')).toBeUndefined();
   });
 });

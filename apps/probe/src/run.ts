@@ -22,7 +22,8 @@ export interface ProbeDeps {
   config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'pollMs'>;
   runId: string;
   logger: Logger;
-  producer: { send(records: OutRecord[]): Promise<DeliveryReport[]> };
+  /** The front doors, used in turn (probe seq modulo their number), each under its name. */
+  frontDoors: readonly { name: string; send(records: OutRecord[]): Promise<DeliveryReport[]> }[];
   warehouse: Pick<Warehouse, 'query'>;
   tracker: ProbeTracker;
   metrics: Pick<ProbeMetrics, 'sent' | 'sendFailed' | 'watchFailed'>;
@@ -51,23 +52,28 @@ async function sendLoop(d: ProbeDeps): Promise<void> {
   while (!d.signal.aborted) {
     const sentAt = d.clock();
     const event = probeEvent(d.runId, seq, sentAt);
+    const door = d.frontDoors[seq % d.frontDoors.length];
+    if (door === undefined) throw new Error('the probe needs at least one front door');
     d.tracker.sent(seq, sentAt);
-    d.metrics.sent();
+    d.metrics.sent(door.name);
     // Not awaited: a stalled cluster delays the report, never the next probe (one per interval).
-    d.producer.send([probeRecord(d.config.topic, event)]).then(
+    door.send([probeRecord(d.config.topic, event)]).then(
       ([report]) => {
         if (report?.ok) return;
-        d.metrics.sendFailed();
+        d.metrics.sendFailed(door.name);
         if (failures++ % LOG_EVERY === 0)
           d.logger.warn(
-            { seq: event.seq, error: report?.error ?? 'no report', failures },
+            { seq: event.seq, frontDoor: door.name, error: report?.error ?? 'no report', failures },
             'probe send failed',
           );
       },
       (error: unknown) => {
-        d.metrics.sendFailed();
+        d.metrics.sendFailed(door.name);
         if (failures++ % LOG_EVERY === 0)
-          d.logger.warn({ seq: event.seq, error: String(error), failures }, 'probe send failed');
+          d.logger.warn(
+            { seq: event.seq, frontDoor: door.name, error: String(error), failures },
+            'probe send failed',
+          );
       },
     );
     seq++;
