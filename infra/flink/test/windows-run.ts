@@ -80,6 +80,9 @@ export async function submitWindows(r: WindowsRun): Promise<string> {
     '--lateness-ms',
     // A mutation check: FLINK_TEST_JOB_LATENESS_MS=4999 gives the job another L than the oracle and must fail the test.
     process.env.FLINK_TEST_JOB_LATENESS_MS ?? String(LATENESS_MS),
+    // Short on purpose: partitions go idle quickly, so the tests read on-time events far behind the watermark.
+    '--idleness-ms',
+    '5000',
     '--parallelism',
     process.env.FLINK_TEST_PARALLELISM ?? '1',
     '--starting-offsets',
