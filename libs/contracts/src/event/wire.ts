@@ -123,18 +123,19 @@ function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): Deco
     return classifyBody(bytes, entry, err instanceof Error ? err.message : String(err));
   }
   if (decoded.offset < 0) return classifyBody(bytes, entry, 'ends before the record does');
-  if (decoded.offset < bytes.length) {
-    return reject(
-      'trailing_bytes',
-      `${bytes.length - decoded.offset} bytes after a complete v${entry.version} record`,
-    );
-  }
   const event = toClickEvent(decoded.value as ClickEvent);
   // avsc reads an Avro int as any varint; the spec's int is 32 bits (quantity is the only one).
+  // Checked before trailing bytes: a misread int is why bytes would be left over.
   if (event.quantity !== null && (event.quantity > INT_MAX || event.quantity < INT_MIN)) {
     return reject(
       'malformed_body',
       `v${entry.version} body: quantity ${event.quantity} does not fit an Avro int`,
+    );
+  }
+  if (decoded.offset < bytes.length) {
+    return reject(
+      'trailing_bytes',
+      `${bytes.length - decoded.offset} bytes after a complete v${entry.version} record`,
     );
   }
   const valid = validateEvent(event, ingestTime);
