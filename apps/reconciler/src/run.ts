@@ -17,7 +17,8 @@ import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
 import type { LedgerIndex } from './core/ledger-index';
 import { ledgerProblemsOf, overallVerdict, reconcile } from './core/reconcile';
-import { reconcileTimedLayers } from './timed-run';
+import type { IngestRead } from './core/reconcile-timed';
+import { reconcileTimedLayers, tapIngestTimes } from './timed-run';
 import { renderTable } from './core/table';
 
 /** How the ledger and manifest of a run are read (adapters/ledger.ts and @clickstream/ledger in production). */
@@ -69,7 +70,19 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
   logger.info({ runId, rows: ledger.rows, ms: Date.now() - started }, 'ledger read');
 
-  const reads = await readLayers(deps, runId);
+  // The events.valid layer's read also yields the ingest times the timed layers need.
+  let ingest: IngestRead | undefined;
+  const tapped: RunDeps =
+    config.timedLayers.length === 0
+      ? deps
+      : {
+          ...deps,
+          kafka: () =>
+            tapIngestTimes(deps.kafka(), config.topics.valid, runId, (i) => {
+              ingest = i;
+            }),
+        };
+  const reads = await readLayers(tapped, runId);
   const report = reconcile({
     ledger,
     manifestSends: manifest?.counts.sends ?? null,
@@ -95,6 +108,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
       ledger,
       ledgerFile,
       latenessMs: report.lateness_ms,
+      ingest,
       ledgerProblems: ledgerProblemsOf({
         ledger,
         manifestSends: manifest?.counts.sends ?? null,

@@ -9,12 +9,12 @@ import {
   readKafkaAggregates,
 } from './adapters/aggregates';
 import { readClickHouseLayer, type SqlSource } from './adapters/clickhouse';
-import { readIngestTimes } from './adapters/ingest';
+import { extractIngestTimes, readIngestTimes } from './adapters/ingest';
 import { readKafkaLayer, type TopicSource } from './adapters/kafka';
 import { readLedgerEvents } from './adapters/ledger-events';
 import type { LedgerIndex } from './core/ledger-index';
 import type { LedgerEvents } from './core/ledger-events';
-import { reconcileTimed, type TimedRead } from './core/reconcile-timed';
+import { reconcileTimed, type IngestRead, type TimedRead } from './core/reconcile-timed';
 import { TIMED_KIND_OF, TIMED_SOURCE_OF, type TimedLayer } from './core/timed-layers';
 
 export interface TimedTopics {
@@ -42,6 +42,31 @@ export interface TimedRun {
   ledgerFile: string;
   latenessMs: number;
   ledgerProblems: string[];
+  /** Ingest times already taken from the events.valid layer's read (see tapIngestTimes); read here otherwise. */
+  ingest?: IngestRead;
+}
+
+/**
+ * Wraps a topic source so that reading `validTopic` for the events.valid layer also keeps this
+ * run's ingest times: the timed layers then need no second pass over the (large, shared) topic.
+ */
+export function tapIngestTimes(
+  source: TopicSource,
+  validTopic: string,
+  runId: string,
+  keep: (ingest: IngestRead) => void,
+): TopicSource {
+  return {
+    endOffsets: (topic) => source.endOffsets(topic),
+    async readTopic(topic) {
+      const records = await source.readTopic(topic);
+      if (topic === validTopic) {
+        const everything = new Map(records.map((r) => [r.partition, Number.MAX_SAFE_INTEGER]));
+        keep(extractIngestTimes(records, runId, everything));
+      }
+      return records;
+    },
+  };
 }
 
 async function readLayer(
@@ -106,7 +131,7 @@ export async function reconcileTimedLayers(deps: TimedDeps, run: TimedRun): Prom
   const events = await (deps.ledgerEvents ?? readLedgerEvents)(run.ledgerFile);
   // Ingest times first: an event that reaches events.valid later is unknown to this reconciliation,
   // which makes the timed layers unknown rather than wrong.
-  const ingest = await readIngestTimes(kafka(), deps.topics.valid, run.runId);
+  const ingest = run.ingest ?? (await readIngestTimes(kafka(), deps.topics.valid, run.runId));
   deps.logger.info(
     {
       events: events.size,

@@ -236,7 +236,7 @@ describe('reconciler: timed layers on the real stack', () => {
         '--run-dir',
         runDir,
         '--layers',
-        'events.late,agg.windows,agg.sessions,clickhouse.events_late,clickhouse.agg_windows,clickhouse.agg_sessions',
+        'events.valid,events.late,agg.windows,agg.sessions,clickhouse.events_late,clickhouse.agg_windows,clickhouse.agg_sessions',
         '--bootstrap',
         BOOTSTRAP,
         '--clickhouse-url',
@@ -273,9 +273,10 @@ describe('reconciler: timed layers on the real stack', () => {
   const verdicts = (r: ReconciliationReport) =>
     Object.fromEntries(r.layers.map((l) => [l.layer, l.verdict]));
 
-  it('is exact on all six timed layers when they hold what the ledger implies', async () => {
+  it('is exact on all six timed layers (ingest times taken from the events.valid read) when they hold what the ledger implies', async () => {
     const report = await reconcileNow();
     expect(verdicts(report)).toEqual({
+      'events.valid': 'exact',
       'events.late': 'exact',
       'agg.windows': 'exact',
       'agg.sessions': 'exact',
