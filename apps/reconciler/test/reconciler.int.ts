@@ -113,7 +113,8 @@ describe('reconciler against real Kafka and ClickHouse', () => {
     expect(report.verdict).toBe('exact');
     expect(stdout).toContain('clickhouse.clean');
     expect(layer(report, 'clickstream.raw')).toMatchObject({ expected: 47, observed: 48 });
-    expect(layer(report, 'events.clean')).toMatchObject({ expected: 40, observed: 41 });
+    // The send the generator saw fail but that reached raw is expected downstream once, like any other.
+    expect(layer(report, 'events.clean')).toMatchObject({ expected: 41, observed: 41 });
     expect(layer(report, 'events.dlq')).toMatchObject({
       expected: 4,
       observed: 4,
