@@ -69,8 +69,8 @@ public final class WindowsJobConfig implements Serializable {
     parallelism = (int) number(a, "parallelism", 1, 1, 64);
     stateBackend = oneOf(a, "state-backend", "rocksdb", List.of("rocksdb", "hashmap"));
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
-    transactionTimeoutMs = number(a, "transaction-timeout-ms", 900_000, 60_000, 3_600_000);
-    restartBudgetMs = number(a, "restart-budget-ms", 300_000, 0, 3_600_000);
+    transactionTimeoutMs = number(a, "transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
+    restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, 3_600_000);
     latenessMs = number(a, "lateness-ms", 5_000, 0, 3_600_000);
     outOfOrdernessMs = number(a, "out-of-orderness-ms", 3_000, 0, 600_000);
     // Longer than a partition leader's failover after a broker kill (about 10 s): a partition that only waits for
