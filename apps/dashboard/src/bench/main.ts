@@ -54,6 +54,9 @@ const Schema = z.object({
   prometheusUrl: z.url(),
   out: z.string().min(1),
   keep: z.enum(['true', 'false'], 'true or false').transform((v) => v === 'true'),
+  reuse: z
+    .string()
+    .regex(/^(|dash_bench_[0-9]+)$/, 'empty or the name of a kept dash_bench_<ms> database'),
 });
 const OPTIONS = {
   rows: { flag: '--rows', default: '6000000', help: 'clean events of history in the bench table' },
@@ -98,6 +101,11 @@ const OPTIONS = {
     flag: '--out',
     default: 'results/bench/dashboard-queries.json',
     help: 'result file (relative to the repository root)',
+  },
+  reuse: {
+    flag: '--reuse',
+    default: '',
+    help: 'time on an existing bench database (left by --keep or a killed run) instead of loading one',
   },
   keep: {
     flag: '--keep',
@@ -186,8 +194,8 @@ async function main(): Promise<number> {
   const o = parsed.config;
   const root = repoRoot(__dirname);
   const stamp = Date.now();
-  const database = `dash_bench_${stamp}`;
-  const benchRun = `bench-dash-${stamp}`;
+  const database = o.reuse || `dash_bench_${stamp}`;
+  const benchRun = `bench-dash-${database.slice('dash_bench_'.length)}`;
   const noop = (): void => undefined;
   const logger = { debug: noop, info: noop, warn: noop, error: noop };
   const wh = createWarehouse({ url: o.clickhouseUrl, database, logger, requestTimeoutMs: 600_000 });
@@ -204,34 +212,46 @@ async function main(): Promise<number> {
   try {
     const now = Date.now();
     const history = { startMs: now - o.historyHours * 3_600_000, endMs: now - 60_000 };
-    log('creating bench database', { database });
-    await wh.applyDdl(DDL_DIR);
-    await wh.command(TIME_ORDERED_DDL);
-    const t0 = performance.now();
-    await loadHistory(
-      wh,
-      'events_clean',
-      { runId: benchRun, rows: o.rows, ...history, chunk: 1_000_000 },
-      (n) => log('loaded', { rows: n }),
-    );
-    const loadS = (performance.now() - t0) / 1000;
-    const t1 = performance.now();
-    await wh.command(`INSERT INTO ${TIME_ORDERED_TABLE} SELECT * FROM events_clean`);
-    const copyS = (performance.now() - t1) / 1000;
-    await loadDeadLetters(wh, { runId: benchRun, rows: Math.round(o.rows / 200), ...history });
-    // The windows job's output for the history: one row per (run, 10 s window, type), version 1.
-    await wh.command(
-      `INSERT INTO agg_windows (run_id, window_start, window_end, event_type, event_count, amount_cents_sum,
-         distinct_sessions, version, is_final, emitted_at, kafka_partition, kafka_offset, kafka_timestamp, inserted_at)
-       SELECT run_id, intDiv(event_time, 10000) * 10000 AS ws, ws + 10000, event_type, count(),
-              sum(ifNull(amount_cents, 0)), uniqExact(session_id), 1, 1, 0, 0, 0, 0, 0
-       FROM events_clean GROUP BY run_id, ws, event_type`,
-    );
-    const counted = await wh.query<{ n: number; parts: number }>(
-      "SELECT sum(rows) AS n, count() AS parts FROM system.parts WHERE database = {db:String} AND table = 'events_clean' AND active",
-      { db: database },
-    );
-    log('history loaded', { loadS, copyS, rows: counted[0] });
+    let loadS = 0;
+    let copyS = 0;
+    if (o.reuse) {
+      const [span] = await wh.query<{ a: number; b: number }>(
+        'SELECT min(event_time) AS a, max(event_time) AS b FROM events_clean WHERE run_id = {run:String}',
+        { run: benchRun },
+      );
+      history.startMs = Number(span?.a);
+      history.endMs = Number(span?.b) + 1;
+      log('reusing bench database', { database, history });
+    } else {
+      log('creating bench database', { database });
+      await wh.applyDdl(DDL_DIR);
+      await wh.command(TIME_ORDERED_DDL);
+      const t0 = performance.now();
+      await loadHistory(
+        wh,
+        'events_clean',
+        { runId: benchRun, rows: o.rows, ...history, chunk: 1_000_000 },
+        (n) => log('loaded', { rows: n }),
+      );
+      loadS = (performance.now() - t0) / 1000;
+      const t1 = performance.now();
+      await wh.command(`INSERT INTO ${TIME_ORDERED_TABLE} SELECT * FROM events_clean`);
+      copyS = (performance.now() - t1) / 1000;
+      await loadDeadLetters(wh, { runId: benchRun, rows: Math.round(o.rows / 200), ...history });
+      // The windows job's output for the history: one row per (run, 10 s window, type), version 1.
+      await wh.command(
+        `INSERT INTO agg_windows (run_id, window_start, window_end, event_type, event_count, amount_cents_sum,
+           distinct_sessions, version, is_final, emitted_at, kafka_partition, kafka_offset, kafka_timestamp, inserted_at)
+         SELECT run_id, intDiv(event_time, 10000) * 10000 AS ws, ws + 10000, event_type, count(),
+                sum(ifNull(amount_cents, 0)), uniqExact(session_id), 1, 1, 0, 0, 0, 0, 0
+         FROM events_clean GROUP BY run_id, ws, event_type`,
+      );
+      const counted = await wh.query<{ n: number; parts: number }>(
+        "SELECT sum(rows) AS n, count() AS parts FROM system.parts WHERE database = {db:String} AND table = 'events_clean' AND active",
+        { db: database },
+      );
+      log('history loaded', { loadS, copyS, rows: counted[0] });
+    }
 
     // Ingest meanwhile: the pipeline (generator -> gatekeeper -> Flink -> loader) and the bench's own writer.
     if (o.pipelineRate > 0) {
