@@ -3,7 +3,7 @@
  * killed with everything it started, and fails loudly; one that ends in time keeps its exit code.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './support/stack';
 
@@ -51,20 +51,25 @@ describe('tools/deadline', () => {
     expect(r.stderr).toMatch(/'10m': expected the limit in whole seconds/);
   });
 
-  it('is the wrapper of every integration target', () => {
+  it('is the wrapper of every integration target, at a path that exists from its cwd', () => {
     const r = spawnSync('git', ['ls-files', '*project.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const withIntegration: string[] = [];
     for (const f of r.stdout.trim().split('\n')) {
       const project = JSON.parse(readFileSync(path.join(REPO_ROOT, f), 'utf8')) as {
-        targets?: Record<string, { options?: { command?: string } }>;
+        targets?: Record<string, { options?: { command?: string; cwd?: string } }>;
       };
-      const cmd = project.targets?.['integration']?.options?.command;
+      const options = project.targets?.['integration']?.options;
+      const cmd = options?.command;
       if (cmd === undefined) continue;
       withIntegration.push(f);
-      expect([f, cmd]).toEqual([
-        f,
-        expect.stringMatching(/^({workspaceRoot}\/)?tools\/deadline \d+ -- /),
-      ]);
+      expect([f, cmd]).toEqual([f, expect.stringMatching(/^\S*tools\/deadline \d+ -- /)]);
+      // Nx substitutes {workspaceRoot} with "" at the start of a command, so the wrapper is
+      // named by a path relative to the target's cwd, which must lead to it.
+      const cwd = (options?.cwd ?? '{workspaceRoot}')
+        .replace('{projectRoot}', path.dirname(f))
+        .replace('{workspaceRoot}', '.');
+      const wrapper = cmd.split(' ')[0] as string;
+      expect([f, existsSync(path.resolve(REPO_ROOT, cwd, wrapper))]).toEqual([f, true]);
     }
     expect(withIntegration.length).toBeGreaterThan(5);
   });
