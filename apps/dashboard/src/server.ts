@@ -5,9 +5,8 @@
 
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { handle, type HealthCheck, type MetricsSource } from '@clickstream/status-server';
+import { handle, listen, type HealthCheck, type MetricsSource } from '@clickstream/status-server';
 import { answer, type ApiDeps } from './api';
 
 /** The page's own files (public/), resolved from dist/ or src/ alike. */
@@ -104,25 +103,6 @@ export interface DashboardServer {
 }
 
 /** Listens on host:port (0 = any free port); rejects when the port is taken. */
-export async function startServer(
-  host: string,
-  port: number,
-  d: ServerDeps,
-): Promise<DashboardServer> {
-  const server = http.createServer(listener(d));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function startServer(host: string, port: number, d: ServerDeps): Promise<DashboardServer> {
+  return listen(http.createServer(listener(d)), host, port);
 }
