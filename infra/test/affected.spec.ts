@@ -3,6 +3,8 @@
  * every integration suite that runs against the stack, not only the infra project's own.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { REPO_ROOT } from './support/stack';
 
 function affectedBy(file: string): string[] {
@@ -41,4 +43,14 @@ describe('nx affected and the stack definition', () => {
     },
     60_000,
   );
+});
+
+describe('nx in a terminal', () => {
+  it('never stops a run to ask about analytics (./tools/demo in a terminal waited for ever)', () => {
+    const nx = JSON.parse(readFileSync(path.join(REPO_ROOT, 'nx.json'), 'utf8')) as {
+      analytics?: unknown;
+    };
+    // Nx 23 prompts on a TTY unless nx.json says true or false.
+    expect(typeof nx.analytics).toBe('boolean');
+  });
 });
