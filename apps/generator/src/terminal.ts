@@ -113,6 +113,7 @@ export function createOutput(
         sync: true,
         destination: lines((s) => stream.write(s)),
         ignore: 'pid,hostname,name,module',
+        singleLine: true,
       }),
     );
     return {
@@ -133,6 +134,7 @@ export function createOutput(
       colorize: true,
       sync: true,
       ignore: 'pid,hostname,name,module',
+      singleLine: true,
       destination: lines((s) => stream.write(`${CLEAR_LINE}${s}${line}`)),
     }),
   );
