@@ -61,10 +61,10 @@ async function main(): Promise<number> {
       clock: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       signal: stop.signal,
-      progress: {
-        report: (f, behind) => output.progress(f, behind),
-        everyMs: output.progressEveryMs,
-      },
+      progress:
+        output.progress === undefined
+          ? undefined
+          : { report: output.progress, everyMs: output.progressEveryMs },
     });
     output.done();
     process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -51,8 +51,8 @@ describe('what the generator shows a person', () => {
   it('on a terminal, updates the progress line in place and keeps it below log lines', () => {
     const s = capture(true);
     const out = createOutput('auto', 'info', s);
-    out.progress(F, false);
-    out.progress({ ...F, sent: 13000 }, false);
+    out.progress?.(F, false);
+    out.progress?.({ ...F, sent: 13000 }, false);
     out.logger.warn('a broker went away');
     out.done();
     const CLEAR = '\r\x1b[2K';
@@ -67,7 +67,7 @@ describe('what the generator shows a person', () => {
   it('elsewhere, writes plain lines (no escape codes, no JSON) at a slow pace', () => {
     const s = capture(false);
     const out = createOutput('auto', 'info', s);
-    out.progress(F, false);
+    out.progress?.(F, false);
     out.logger.info('run starting');
     expect(s.text).toContain('progress: sent 12,739 / ~30,000');
     expect(s.text).toMatch(/INFO.*run starting/);

@@ -26,8 +26,11 @@ export interface Output {
   logger: Logger;
   /** How often progress is reported, ms. */
   progressEveryMs: number;
-  /** Shows progress; `behind` when the run is falling behind its target rate. */
-  progress(fields: ProgressFields, behind: boolean): void;
+  /**
+   * Shows progress; `behind` when the run is falling behind its target rate. Absent for JSON,
+   * where the run's own JSON progress line (`logReporter`) is the format.
+   */
+  progress?: (fields: ProgressFields, behind: boolean) => void;
   /** Ends the progress line (before the summary is printed). */
   done(): void;
 }
@@ -92,18 +95,9 @@ export function createOutput(
 ): Output {
   const resolved = resolveFormat(format, stream);
   if (resolved === 'json') {
-    // As before: one JSON line per event, progress every 5 s.
+    // As before: one JSON line per event, and the run's JSON progress line every 5 s.
     const logger = pino({ name: 'generator', level }, pino.destination(2));
-    return {
-      logger,
-      progressEveryMs: 5000,
-      progress: (f, behind) => {
-        const fields = { ...f, faults: undefined };
-        if (behind) logger.warn(fields, 'falling behind the target rate');
-        else logger.info(fields, 'progress');
-      },
-      done: () => undefined,
-    };
+    return { logger, progressEveryMs: 5000, done: () => undefined };
   }
   if (resolved === 'plain') {
     const logger = pino(
