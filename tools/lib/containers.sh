@@ -6,7 +6,7 @@
 # unexpected exit (the gatekeeper SIGKILLs itself when a transactional call hangs) is restarted by
 # podman's on-failure policy, like the host supervisor does.
 
-CONTAINER_PREFIX=clickstream-
+CONTAINER_PREFIX=clickstream-${PIPELINE_INSTANCE:+$PIPELINE_INSTANCE-}
 CONTAINER_IMAGE_TAG=${IMAGE_TAG:-dev}
 
 podman_() { podman --runtime runc "$@"; }
