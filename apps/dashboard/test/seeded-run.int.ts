@@ -5,8 +5,9 @@
  * (child process, read-only user) against it:
  * - its API's funnel and revenue equal what the ledger implies (expectedFromLedger);
  * - headless Chromium (Debian's, driven by puppeteer-core) loads the page, and every panel shows
- *   the numbers that direct SQL (written here independently, with FINAL) and Prometheus give for
- *   the same window; a screenshot goes to results/dashboard/.
+ *   the numbers that direct SQL (written here independently, with FINAL, on the source tables,
+ *   so it also checks the time-ordered copies the dashboard reads) and Prometheus give for the
+ *   same window; a screenshot goes to results/dashboard/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,7 +16,12 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { readLedger, runPaths } from '@clickstream/ledger';
-import { createWarehouse, revenuePerMinute, type Warehouse } from '@clickstream/warehouse';
+import {
+  createWarehouse,
+  DASHBOARD_TABLES,
+  revenuePerMinute,
+  type Warehouse,
+} from '@clickstream/warehouse';
 import { repoRoot } from '@clickstream/test-support';
 import { PROBE_RUN_PREFIX, type LedgerRow } from '@clickstream/contracts';
 import { expectedFromLedger } from '../src/expected';
@@ -115,12 +121,13 @@ describe('a seeded run on the dashboard', () => {
     fromMs = Math.min(...times);
     toMs = Math.max(...times) + 1;
     atMs = toMs; // "now" for the page: just after the run's last event
-    // The pipeline catches up within seconds; the clean table holds every distinct valid event once.
+    // The pipeline catches up within seconds; the clean table holds every distinct valid event once,
+    // and so does its time-ordered copy that the dashboard reads (its view fires in the same INSERT).
     const deadline = Date.now() + 300_000; // a loaded 2-core machine lags by minutes
     let seen = 0;
     while (Date.now() < deadline) {
       const rows = await admin.query<{ n: number }>(
-        'SELECT uniqExact(event_id) AS n FROM events_clean WHERE run_id = {run:String}',
+        `SELECT uniqExact(event_id) AS n FROM ${DASHBOARD_TABLES.clean} WHERE run_id = {run:String}`,
         { run: runId },
       );
       seen = Number(rows[0]?.n);

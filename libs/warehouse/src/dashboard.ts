@@ -8,8 +8,10 @@
  * redeliveries (the same event stored twice): counts are `uniqExact` of the table's key, the
  * revenue sums one row per (run_id, event_id), and windowFunnel reaches the same level whether an
  * event appears once or twice. Probe events (run ids starting with `excludeRunPrefix`) never count.
- * Each read takes the table it reads (default: the production one), checked as an identifier, so
- * the benchmark can time the same SQL on another physical layout of the same columns.
+ * Each read takes the table it reads, checked as an identifier. The default is the time-ordered
+ * copy of the source table (DASHBOARD_TABLES, infra/clickhouse/ddl/008_dashboard_by_time.sql:
+ * ORDER BY the time column first, so a range reads only its granules); the same SQL runs on the
+ * source tables (SOURCE_TABLES), which the benchmark times as the layout before.
  */
 import { assertIdentifier } from './ddl';
 import type { Params, Warehouse } from './types';
@@ -77,11 +79,26 @@ export interface ReasonCount {
 /** Where the revenue comes from: the clean events, or the window aggregates (agg_windows) once they exist. */
 export type RevenueSource = 'clean' | 'windows';
 
+/** What the dashboard reads: the time-ordered copies, each fed row for row by a materialized view. */
 export const DASHBOARD_TABLES = {
+  clean: 'events_by_time',
+  dlq: 'events_dlq_by_time',
+  windows: 'agg_windows_by_time',
+} as const;
+
+/** The tables the copies come from (keyed for exactness, not for time ranges); same columns, same answers. */
+export const SOURCE_TABLES = {
   clean: 'events_clean',
   dlq: 'events_dlq',
   windows: 'agg_windows',
 } as const;
+
+/**
+ * No window of agg_windows is longer than this (the windows job's are 10 s). The revenue read asks
+ * for window_start > from - this as well as window_end > from: the same rows, but a condition on the
+ * copy's first key column, so that the read skips the windows before the range.
+ */
+export const MAX_WINDOW_MS = 3_600_000;
 
 function checkRange(r: DashboardRange): void {
   if (!Number.isSafeInteger(r.fromMs) || !Number.isSafeInteger(r.toMs) || r.toMs <= r.fromMs)
@@ -98,8 +115,10 @@ function eventFilter(
   const TIME_FILTERS = {
     event_time: 'event_time >= {from:Int64} AND event_time < {to:Int64}',
     kafka_timestamp: 'kafka_timestamp >= {from:Int64} AND kafka_timestamp < {to:Int64}',
-    window: 'window_end > {from:Int64} AND window_start < {to:Int64}',
+    window:
+      'window_start > {lookback:Int64} AND window_start < {to:Int64} AND window_end > {from:Int64}',
   } as const;
+  if (timeColumn === 'window') params.lookback = r.fromMs - MAX_WINDOW_MS;
   let sql: string = TIME_FILTERS[timeColumn];
   sql += ' AND NOT startsWith(run_id, {probe:String})';
   if (r.runId !== undefined) {
@@ -158,12 +177,15 @@ export async function funnel(
   return { steps };
 }
 
-/** Revenue per minute of event time from the clean events: one row per (run_id, event_id), whatever the loader redelivered. */
+/**
+ * Revenue per minute of event time: from the clean events (one row per (run_id, event_id), whatever
+ * the loader redelivered) or from the window aggregates. `table` defaults to the source's copy.
+ */
 export async function revenuePerMinute(
   wh: Reader,
   r: DashboardRange,
   source: RevenueSource = 'clean',
-  table: string = DASHBOARD_TABLES.clean,
+  table: string = source === 'clean' ? DASHBOARD_TABLES.clean : DASHBOARD_TABLES.windows,
 ): Promise<RevenueMinute[]> {
   assertIdentifier('table', table);
   checkRange(r);
@@ -185,7 +207,7 @@ export async function revenuePerMinute(
       : `SELECT intDiv(window_start, 60000) * 60000 AS minute, sum(amount) AS revenueCents, sum(n) AS payments
          FROM (
            SELECT window_start, argMax(amount_cents_sum, version) AS amount, argMax(event_count, version) AS n
-           FROM ${DASHBOARD_TABLES.windows}
+           FROM ${table}
            WHERE ${f.sql} AND event_type = 'payment_succeeded'
            GROUP BY run_id, window_start, event_type
          )

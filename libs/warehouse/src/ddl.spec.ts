@@ -1,4 +1,5 @@
-import { assertIdentifier, DDL_DIR, readDdlDir, splitStatements } from './ddl';
+import { assertIdentifier, BACKFILL_DIR, DDL_DIR, readDdlDir, splitStatements } from './ddl';
+import { DASHBOARD_COPIES } from './tables';
 
 describe('splitStatements', () => {
   it('splits on semicolons outside quotes and drops comment lines', () => {
@@ -25,15 +26,57 @@ describe('the repository DDL', () => {
       '005_events_late.sql',
       '006_agg_windows.sql',
       '007_agg_sessions.sql',
+      '008_dashboard_by_time.sql',
     ]);
     for (const f of files) {
       expect(f.statements.length).toBeGreaterThan(0);
       for (const s of f.statements) {
-        expect(s).toMatch(/^CREATE TABLE IF NOT EXISTS [a-z_]+\s/);
+        expect(s).toMatch(
+          /^CREATE (TABLE IF NOT EXISTS [a-z_]+\s|MATERIALIZED VIEW IF NOT EXISTS [a-z_]+ TO [a-z_]+ AS\s)/,
+        );
         // Features newer than 18.16 must not creep in.
         expect(s).not.toMatch(/DateTime64|LowCardinality|TTL|CODEC/);
       }
     }
+  });
+});
+
+describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
+  const statements = async (dir: string): Promise<string[]> =>
+    (await readDdlDir(dir)).flatMap((f) => f.statements);
+
+  it('are fed by views that copy rows and never aggregate (a view would count a redelivered block twice)', async () => {
+    const all = await statements(DDL_DIR);
+    for (const c of Object.values(DASHBOARD_COPIES)) {
+      const view = all.find((s) => s.includes(`MATERIALIZED VIEW IF NOT EXISTS ${c.view} `));
+      expect(view).toBeDefined();
+      expect(view).toMatch(new RegExp(`TO ${c.table} AS\\s+SELECT [a-z_, ]+\\s+FROM ${c.source}$`));
+      expect(view).not.toMatch(/GROUP BY|\(|Aggregating|Summing/i);
+    }
+  });
+
+  it('order each copy by its time column first and end the key with the source row identity', async () => {
+    const all = await statements(DDL_DIR);
+    const keyOf = (table: string): string | undefined =>
+      all
+        .find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}\n`))
+        ?.match(/ORDER BY \(([^)]*)\)/)?.[1];
+    expect(keyOf(DASHBOARD_COPIES.events.table)).toBe('event_time, run_id, event_id');
+    expect(keyOf(DASHBOARD_COPIES.dlq.table)).toBe(
+      'kafka_timestamp, kafka_topic, kafka_partition, kafka_offset',
+    );
+    expect(keyOf(DASHBOARD_COPIES.windows.table)).toBe('window_start, event_type, run_id');
+  });
+
+  it('have a backfill for rows older than their views, one INSERT ... SELECT per copy', async () => {
+    const fill = await statements(BACKFILL_DIR);
+    expect(fill).toHaveLength(3);
+    for (const c of Object.values(DASHBOARD_COPIES))
+      expect(fill).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^INSERT INTO ${c.table}\\s+SELECT [a-z_, ]+\\s+FROM ${c.source}$`),
+        ),
+      );
   });
 });
 

@@ -58,3 +58,9 @@ export function assertIdentifier(kind: string, name: string): void {
 
 /** The repository's DDL directory (infra/clickhouse/ddl), resolved from this module in src/ or dist/. */
 export const DDL_DIR = join(__dirname, '..', '..', '..', 'infra', 'clickhouse', 'ddl');
+
+/**
+ * One-off copies for a database that held rows before a view was created (a view sees only later
+ * inserts): infra/clickhouse/backfill, applied by hand or by the benchmark's --reuse; idempotent.
+ */
+export const BACKFILL_DIR = join(__dirname, '..', '..', '..', 'infra', 'clickhouse', 'backfill');

@@ -13,19 +13,21 @@ export type {
 } from './types';
 export { createWarehouse } from './warehouse';
 export { bindParams, quoteString, ParamError } from './params';
-export { splitStatements, readDdlDir, assertIdentifier, DDL_DIR } from './ddl';
+export { splitStatements, readDdlDir, assertIdentifier, DDL_DIR, BACKFILL_DIR } from './ddl';
 export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
 export { seqsFrom } from './probe-reads';
 export { readRunRows, EVENT_TABLE_KEYS } from './run-rows';
 export type { RunRow, RunRows } from './run-rows';
-export { TABLES, TABLE_ROLES, DEFAULT_DATABASE } from './tables';
+export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES } from './tables';
 export type { TableName, TableRole } from './tables';
 export {
   FUNNEL_STEPS,
   MAX_FUNNEL_RANGE_MS,
   DASHBOARD_TABLES,
+  SOURCE_TABLES,
+  MAX_WINDOW_MS,
   funnel,
   revenuePerMinute,
   topProducts,

@@ -18,4 +18,14 @@ export type TableRole = (typeof TABLE_ROLES)[number];
 /** Roles whose table holds one row per event (the aggregate tables hold one row per window or session). */
 export type EventTableRole = Exclude<TableRole, 'windows' | 'sessions'>;
 
+/**
+ * Time-ordered copies the dashboard reads (infra/clickhouse/ddl/008_dashboard_by_time.sql): each
+ * table is fed, row for row, by its materialized view from its source table; no loader writes them.
+ */
+export const DASHBOARD_COPIES = {
+  events: { table: 'events_by_time', view: 'events_by_time_mv', source: 'events_clean' },
+  dlq: { table: 'events_dlq_by_time', view: 'events_dlq_by_time_mv', source: 'events_dlq' },
+  windows: { table: 'agg_windows_by_time', view: 'agg_windows_by_time_mv', source: 'agg_windows' },
+} as const;
+
 export const DEFAULT_DATABASE = 'clickstream';

@@ -1,5 +1,6 @@
 import {
   createWarehouse,
+  DASHBOARD_COPIES,
   DDL_DIR,
   readRunRows,
   TABLES,
@@ -55,7 +56,12 @@ describe('warehouse against a real ClickHouse', () => {
       'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
       { db: database },
     );
-    expect(tables.map((t) => t.name)).toEqual(Object.values(TABLES).sort());
+    expect(tables.map((t) => t.name)).toEqual(
+      [
+        ...Object.values(TABLES),
+        ...Object.values(DASHBOARD_COPIES).flatMap((c) => [c.table, c.view]),
+      ].sort(),
+    );
   });
 
   it('collapses a redelivered batch with FINAL while the raw rows show the duplicate', async () => {

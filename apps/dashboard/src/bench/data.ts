@@ -1,7 +1,8 @@
 /**
  * The benchmark's data: a day of storefront history generated inside ClickHouse (INSERT ... SELECT
- * from numbers(), so millions of rows load without shipping them over HTTP), a time-ordered copy
- * of the clean table, and live rows written like the loader writes them.
+ * from numbers(), so millions of rows load without shipping them over HTTP), and live rows written
+ * like the loader writes them. Both go into the source tables only: the DDL's materialized views
+ * fill the dashboard's time-ordered copies on the same inserts, as in production.
  */
 
 import { REJECT_REASONS } from '@clickstream/contracts';
@@ -9,17 +10,6 @@ import type { Warehouse } from '@clickstream/warehouse';
 
 /** Events per session in the generated history; one every ~5 s, as the generator's shoppers send. */
 const EVENTS_PER_SESSION = 20;
-
-/**
- * The same columns as events_clean, ordered by minute of event time first. The key still ends in
- * (run_id, event_id), so a redelivered event (same event_time, so the same minute) collapses on
- * merge like in events_clean; reads stay exact before merges (see libs/warehouse/src/dashboard.ts).
- */
-export const TIME_ORDERED_TABLE = 'events_by_time';
-export const TIME_ORDERED_DDL = `CREATE TABLE IF NOT EXISTS ${TIME_ORDERED_TABLE} AS events_clean
-ENGINE = ReplacingMergeTree(inserted_at)
-PARTITION BY toYYYYMM(toDateTime(intDiv(event_time, 1000)))
-ORDER BY (intDiv(event_time, 60000), run_id, event_id)`;
 
 /**
  * Loads `rows` clean events of run `runId` with event times in [startMs, endMs), in chunks (one

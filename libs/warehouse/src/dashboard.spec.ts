@@ -1,0 +1,99 @@
+import {
+  activeSessions,
+  DASHBOARD_TABLES,
+  deadLettersByReason,
+  funnel,
+  MAX_WINDOW_MS,
+  revenuePerMinute,
+  SOURCE_TABLES,
+  topProducts,
+} from './dashboard';
+import { DASHBOARD_COPIES } from './tables';
+import type { Params } from './types';
+
+function recorder(): {
+  reader: { query: <T>(sql: string, p?: Params) => Promise<T[]> };
+  seen: { sql: string; params: Params }[];
+} {
+  const seen: { sql: string; params: Params }[] = [];
+  return {
+    seen,
+    reader: {
+      query: <T>(sql: string, params: Params = {}) => {
+        seen.push({ sql, params });
+        return Promise.resolve([] as T[]);
+      },
+    },
+  };
+}
+
+const range = { fromMs: 1_760_000_000_000, toMs: 1_760_000_900_000, excludeRunPrefix: 'probe-' };
+const fromOf = (sql: string): string[] =>
+  [...sql.matchAll(/FROM ([a-z_]+)/g)].map((m) => m[1] as string);
+
+describe('dashboard reads', () => {
+  it('read the time-ordered copies by default, the copies of the source tables', async () => {
+    expect(DASHBOARD_TABLES).toEqual({
+      clean: DASHBOARD_COPIES.events.table,
+      dlq: DASHBOARD_COPIES.dlq.table,
+      windows: DASHBOARD_COPIES.windows.table,
+    });
+    expect(SOURCE_TABLES).toEqual({
+      clean: DASHBOARD_COPIES.events.source,
+      dlq: DASHBOARD_COPIES.dlq.source,
+      windows: DASHBOARD_COPIES.windows.source,
+    });
+    const { reader, seen } = recorder();
+    await funnel(reader, { ...range, windowMs: 60_000 });
+    await revenuePerMinute(reader, range, 'windows');
+    await revenuePerMinute(reader, range, 'clean');
+    await topProducts(reader, range, 10);
+    await activeSessions(reader, range);
+    await deadLettersByReason(reader, range);
+    expect(seen.map((s) => fromOf(s.sql).filter((t) => t.includes('_')))).toEqual([
+      ['events_by_time'],
+      ['agg_windows_by_time'],
+      ['events_by_time'],
+      ['events_by_time'],
+      ['events_by_time'],
+      ['events_dlq_by_time'],
+    ]);
+    // Exact without FINAL (a merge on read would cost what the copies save).
+    for (const s of seen) expect(s.sql).not.toMatch(/FINAL/);
+  });
+
+  it('run the same SQL on the source tables when asked (the benchmark layout before)', async () => {
+    const { reader, seen } = recorder();
+    await funnel(reader, { ...range, windowMs: 60_000 }, SOURCE_TABLES.clean);
+    await revenuePerMinute(reader, range, 'windows', SOURCE_TABLES.windows);
+    await deadLettersByReason(reader, range, SOURCE_TABLES.dlq);
+    expect(seen.map((s) => fromOf(s.sql).filter((t) => t.includes('_')))).toEqual([
+      ['events_clean'],
+      ['agg_windows'],
+      ['events_dlq'],
+    ]);
+  });
+
+  it('bound window_start from below so that the revenue read prunes on the first key column', async () => {
+    const { reader, seen } = recorder();
+    await revenuePerMinute(reader, { ...range, runId: 'r1' }, 'windows');
+    const [q] = seen;
+    expect(q?.sql).toMatch(
+      /window_start > \{lookback:Int64\} AND window_start < \{to:Int64\} AND window_end > \{from:Int64\}/,
+    );
+    expect(q?.params).toMatchObject({
+      lookback: range.fromMs - MAX_WINDOW_MS,
+      from: range.fromMs,
+      to: range.toMs,
+      run: 'r1',
+    });
+  });
+
+  it('refuse a table name that is not a plain identifier', async () => {
+    const { reader, seen } = recorder();
+    await expect(funnel(reader, { ...range, windowMs: 1 }, 'x; DROP TABLE y')).rejects.toThrow(
+      /not a plain identifier/,
+    );
+    expect(seen).toHaveLength(0);
+  });
+});
