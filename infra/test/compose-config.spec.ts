@@ -84,4 +84,24 @@ describe('compose file', () => {
     );
     expect(unlisted).toEqual([]);
   });
+
+  it('names, in docs/IMAGES.md, the Kafka and Flink versions the local stack pins, and compose runs the same Flink', () => {
+    const written = readFileSync(path.join(REPO_ROOT, 'docs/IMAGES.md'), 'utf8');
+    const row = (component: string): string =>
+      written.split('\n').find((l) => l.startsWith(`| ${component} `)) ?? '';
+    const pom = readFileSync(path.join(REPO_ROOT, 'infra/jvm/kafka/pom.xml'), 'utf8');
+    const kafka = /<kafka\.version>([^<]+)</.exec(pom)?.[1];
+    const setup = readFileSync(path.join(REPO_ROOT, 'tools/setup'), 'utf8');
+    const flink = /^FLINK_VERSION=(\S+)$/m.exec(setup)?.[1];
+    expect({ kafka, flink }).toEqual({ kafka: expect.any(String), flink: expect.any(String) });
+    expect(row('Kafka')).toContain(` ${kafka} `);
+    expect(row('Flink')).toContain(` ${flink} `);
+    const flinkImages = Object.values(
+      (parse(text) as { services: Record<string, { image?: string }> }).services,
+    )
+      .map((s) => s.image ?? '')
+      .filter((i) => i.startsWith('flink:'));
+    expect(flinkImages.length).toBeGreaterThan(0);
+    for (const image of flinkImages) expect(image).toMatch(new RegExp(`^flink:${flink}-`));
+  });
 });
