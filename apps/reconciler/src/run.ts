@@ -15,7 +15,7 @@ import { readKafkaLayer, type TopicSource } from './adapters/kafka';
 import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
-import type { LedgerIndex } from './core/ledger-index';
+import { FATE, type LedgerIndex } from './core/ledger-index';
 import { ledgerProblemsOf, overallVerdict, reconcile } from './core/reconcile';
 import type { IngestRead } from './core/reconcile-timed';
 import { reconcileTimedLayers, tapIngestTimes } from './timed-run';
@@ -82,7 +82,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
               ingest = i;
             }),
         };
-  const reads = await readLayers(tapped, runId);
+  const reads = await readLayers(tapped, runId, ledger);
   const report = reconcile({
     ledger,
     manifestSends: manifest?.counts.sends ?? null,
@@ -145,7 +145,14 @@ export async function run(deps: RunDeps): Promise<RunResult> {
  * Kafka topics are read one after the other (one topic's records in memory at a time) while
  * ClickHouse and Iceberg are read alongside.
  */
-async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer, LayerRead>> {
+async function readLayers(
+  deps: RunDeps,
+  runId: string,
+  ledger: LedgerIndex,
+): Promise<Map<EventLayer, LayerRead>> {
+  // Raw bytes are kept only for the poison: what each dead letter must carry unchanged.
+  const keepValue = (seq: number): boolean =>
+    seq >= 0 && seq < ledger.size && ledger.fate[seq] === FATE.poison;
   const { config, logger } = deps;
   const out = new Map<EventLayer, LayerRead>();
   const bySource = (s: string): EventLayer[] => config.layers.filter((l) => SOURCE_OF[l] === s);
@@ -194,7 +201,13 @@ async function readLayers(deps: RunDeps, runId: string): Promise<Map<EventLayer,
       }
       done(
         layer,
-        await readKafkaLayer(kafka, { topic, kind: KIND_OF[layer], runId, ends: e.ends }),
+        await readKafkaLayer(kafka, {
+          topic,
+          kind: KIND_OF[layer],
+          runId,
+          ends: e.ends,
+          ...(layer === 'clickstream.raw' ? { keepValue } : {}),
+        }),
       );
     }
   };

@@ -8,6 +8,7 @@ import { execFile } from 'child_process';
 import * as path from 'path';
 import { promisify } from 'util';
 import {
+  HEADERS,
   ReconciliationReportSchema,
   type LayerReport,
   type ReconciliationReport,
@@ -120,6 +121,10 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       observed: 4,
       differing: { count: 0 },
     });
+    // Each valid record and dead letter was checked against its raw record (partition, ingest_time, bytes, source).
+    expect(layer(report, 'events.valid').differing).toEqual({ count: 0, examples: [] });
+    for (const name of ['events.valid', 'events.dlq'])
+      expect(layer(report, name).notes.join('|')).not.toMatch(/not checked/);
     for (const l of report.layers)
       expect(l.notes.join('|')).toMatch(/1 record\(s\) of other runs ignored/);
   });
@@ -187,6 +192,28 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       examples: [{ seq: 44, why: 'poison leaked into a valid layer' }],
     });
     expect(l.missing.count + l.duplicated.count).toBe(0);
+  });
+
+  it('a dead letter that names another source record: events.dlq differing, field source', async () => {
+    const poison = s.rows.find((r) => r.seq === 43) as never;
+    await s.produce([
+      recordOf(s.topics.dlq, poison, {
+        [HEADERS.reason]: 'bad_magic',
+        [HEADERS.sourceTopic]: s.topics.raw,
+        [HEADERS.sourcePartition]: '0',
+        [HEADERS.sourceOffset]: '999999',
+      }),
+    ]);
+    const report = await reconcileNow(s);
+    const l = layer(report, 'events.dlq');
+    expect(l.verdict).toBe('inexact');
+    expect(l.duplicated).toEqual({ count: 1, examples: [{ seq: 43, copies: 2 }] });
+    expect(l.differing?.count).toBe(1);
+    expect(l.differing?.examples[0]).toMatchObject({
+      seq: 43,
+      field: 'source',
+      observed: { topic: s.topics.raw, partition: 0, offset: 999999 },
+    });
   });
 
   it('an unreachable layer is unknown and the CLI exits non-zero', async () => {

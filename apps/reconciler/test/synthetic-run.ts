@@ -9,6 +9,8 @@ import {
   createIdempotentProducer,
   createTopics,
   deleteTopics,
+  readTopic,
+  type InRecord,
   type KafkaClientOptions,
   type OutRecord,
 } from '@clickstream/kafka-tx';
@@ -152,14 +154,44 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
     event_id: '00000000-0000-4000-8000-0000000000ff',
   };
 
+  await produce([...written.map((r) => recordOf(topics.raw, r)), recordOf(topics.raw, other)]);
+  // valid and dlq as the gatekeeper writes them from the raw records read back: the raw record's
+  // partition, its broker timestamp as ingest_time, the poison's bytes and source unchanged.
+  const rawRecords = await readTopic({ ...kafka, topic: topics.raw, isolation: 'read_committed' });
+  const rawOf = new Map(
+    rawRecords
+      .filter((r) => r.headers[HEADERS.runId]?.toString() === runId)
+      .map((r) => [Number(r.headers[HEADERS.seq]?.toString()), r]),
+  );
+  const placed = (row: LedgerRow): InRecord => {
+    const r = rawOf.get(row.seq);
+    if (r === undefined) throw new Error(`seq ${row.seq} not read back from ${topics.raw}`);
+    return r;
+  };
   await produce([
-    ...written.map((r) => recordOf(topics.raw, r)),
-    ...valid.map((r) => recordOf(topics.valid, r)),
-    ...poison.map((r) =>
-      recordOf(topics.dlq, r, { [HEADERS.reason]: r.expected_reason as string }),
-    ),
+    ...valid.map((row) => {
+      const r = placed(row);
+      return {
+        ...recordOf(topics.valid, row),
+        partition: r.partition,
+        value: encodeEvent({ ...eventOf(row), ingest_time: r.timestamp }),
+      };
+    }),
+    ...poison.map((row) => {
+      const r = placed(row);
+      return {
+        ...recordOf(topics.dlq, row, {
+          [HEADERS.reason]: row.expected_reason as string,
+          [HEADERS.sourceTopic]: r.topic,
+          [HEADERS.sourcePartition]: String(r.partition),
+          [HEADERS.sourceOffset]: String(r.offset),
+        }),
+        partition: r.partition,
+        value: r.value,
+      };
+    }),
     ...clean.map((r) => recordOf(topics.clean, r)),
-    ...Object.values(topics).map((t) => recordOf(t, other)),
+    ...[topics.valid, topics.dlq, topics.clean].map((t) => recordOf(t, other)),
   ]);
   const meta = (offset: number) => ({
     topic: 'x',

@@ -1,3 +1,4 @@
+import { CANONICAL_VERSION, encodeEvent, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import { NO_SEQ, SEQ_OUT_OF_RANGE } from '../core/contents';
 import { extractRun } from './kafka';
@@ -44,6 +45,103 @@ describe('extractRun', () => {
     );
     expect(Array.from(read.contents.seqs)).toEqual([3, 4]);
     expect(read.contents.reasons).toEqual(['truncated', null]);
+  });
+
+  it('keeps what the fidelity checks need: raw placement, timestamps and the poison bytes asked for', () => {
+    const raw = (seq: string, value: Buffer | null): InRecord => ({
+      ...rec(1, 5 + Number(seq), { 'cs-run-id': 'r1', 'cs-seq': seq }),
+      value,
+      timestamp: 1000 + Number(seq),
+    });
+    const read = extractRun(
+      [raw('0', Buffer.from('ok')), raw('1', Buffer.alloc(0)), raw('2', null)],
+      {
+        kind: 'raw',
+        runId: 'r1',
+        topic: 'raw-topic',
+        ends: new Map([[1, 100]]),
+        keepValue: (seq) => seq !== 0,
+      },
+    );
+    const r = read.contents.records;
+    expect(r?.kind).toBe('raw');
+    if (r?.kind !== 'raw') return;
+    expect(r.topic).toBe('raw-topic');
+    expect(Array.from(r.partitions)).toEqual([1, 1, 1]);
+    expect(Array.from(r.offsets)).toEqual([5, 6, 7]);
+    expect(Array.from(r.timestamps)).toEqual([1000, 1001, 1002]);
+    expect([...r.values.entries()]).toEqual([
+      [1, Buffer.alloc(0)],
+      [2, null],
+    ]);
+  });
+
+  it('reads each dead letter value (null apart from empty) and its source headers', () => {
+    const dead = (headers: Record<string, string>, value: Buffer | null): InRecord => ({
+      ...rec(0, 0, { 'cs-run-id': 'r1', 'cs-seq': '3', ...headers }),
+      value,
+    });
+    const read = extractRun(
+      [
+        dead(
+          { 'cs-source-topic': 'raw', 'cs-source-partition': '2', 'cs-source-offset': '41' },
+          null,
+        ),
+        dead({ 'cs-source-partition': '-1', 'cs-source-offset': '041' }, Buffer.alloc(0)),
+      ],
+      { kind: 'dlq', runId: 'r1', ends },
+    );
+    const r = read.contents.records;
+    expect(r?.kind).toBe('dlq');
+    if (r?.kind !== 'dlq') return;
+    expect(r.values).toEqual([null, Buffer.alloc(0)]);
+    expect(r.sourceTopics).toEqual(['raw', null]);
+    expect(Array.from(r.sourcePartitions)).toEqual([2, NaN]);
+    expect(Array.from(r.sourceOffsets)).toEqual([41, NaN]);
+  });
+
+  it('reads each valid record partition and decoded ingest_time (NaN when it does not decode)', () => {
+    const e: ClickEvent = {
+      event_id: '00000000-0000-4000-8000-000000000001',
+      seq: 1,
+      run_id: 'r1',
+      event_type: 'page_view',
+      event_time: 1_700_000_000_000,
+      session_id: 's',
+      user_id: null,
+      page: '/',
+      product_id: null,
+      quantity: null,
+      amount_cents: null,
+      currency: null,
+      device: null,
+      ingest_time: 1_700_000_000_123,
+    };
+    const event = encodeEvent(e, CANONICAL_VERSION);
+    const read = extractRun(
+      [
+        {
+          ...rec(4, 0, { 'cs-run-id': 'r1', 'cs-seq': '1' }),
+          value: event,
+          timestamp: 1_700_000_000_123,
+        },
+        { ...rec(0, 1, { 'cs-run-id': 'r1', 'cs-seq': '2' }), value: Buffer.from('junk') },
+      ],
+      {
+        kind: 'valid',
+        runId: 'r1',
+        ends: new Map([
+          [0, 10],
+          [4, 10],
+        ]),
+      },
+    );
+    const r = read.contents.records;
+    expect(r?.kind).toBe('valid');
+    if (r?.kind !== 'valid') return;
+    expect(Array.from(r.partitions)).toEqual([4, 0]);
+    expect(Array.from(r.ingestTimes)).toEqual([1_700_000_000_123, NaN]);
+    expect(read.contents.notes.join()).toContain('1 record(s) of this run did not decode');
   });
 
   it('an empty topic gives empty contents', () => {

@@ -1,8 +1,17 @@
 /** Kafka layer adapter: reads a topic read_committed up to the end offsets taken at the start and keeps this run's records by header. */
 
-import { HEADERS } from '@clickstream/contracts';
+import { decodeEvent, HEADERS } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import { seqFromHeader, SeqList, type LayerRead } from '../core/contents';
+import {
+  NumberList,
+  seqFromHeader,
+  SeqList,
+  type DlqRecords,
+  type LayerContents,
+  type LayerRead,
+  type RawRecords,
+  type ValidRecords,
+} from '../core/contents';
 import type { LayerKind } from '../core/expectation';
 
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
@@ -17,16 +26,93 @@ export interface KafkaLayerOptions {
   runId: string;
   /** End offsets per partition taken when reconciliation started: records at or past them are not counted. */
   ends: Map<number, number>;
+  /** Raw layer: the seqs whose bytes are kept, to compare with their dead letters (the poison of the ledger). */
+  keepValue?: (seq: number) => boolean;
+}
+
+/** Collects, per record of this run, what core/fidelity.ts checks for the raw, valid and dlq kinds. */
+class RecordFacts {
+  private readonly partitions = new SeqList();
+  private readonly offsets = new NumberList();
+  private readonly times = new NumberList();
+  private readonly keptValues = new Map<number, Buffer | null>();
+  private readonly values: (Buffer | null)[] = [];
+  private readonly sourceTopics: (string | null)[] = [];
+  private readonly sourcePartitions = new NumberList();
+  private readonly sourceOffsets = new NumberList();
+  undecodable = 0;
+
+  constructor(
+    private readonly kind: 'raw' | 'valid' | 'dlq',
+    private readonly topic: string,
+    private readonly keepValue: (seq: number) => boolean,
+  ) {}
+
+  add(r: InRecord, seq: number, index: number): void {
+    if (this.kind === 'raw') {
+      this.partitions.push(r.partition);
+      this.offsets.push(r.offset);
+      this.times.push(r.timestamp);
+      if (this.keepValue(seq)) this.keptValues.set(index, r.value);
+    } else if (this.kind === 'valid') {
+      this.partitions.push(r.partition);
+      const decoded = decodeEvent(r.value, { ingestTime: r.timestamp });
+      if (!decoded.ok) this.undecodable++;
+      this.times.push(decoded.ok ? (decoded.event.ingest_time ?? NaN) : NaN);
+    } else {
+      this.values.push(r.value);
+      const topic = r.headers[HEADERS.sourceTopic];
+      this.sourceTopics.push(topic === undefined ? null : topic.toString('utf8'));
+      this.sourcePartitions.push(decimal(r.headers[HEADERS.sourcePartition]));
+      this.sourceOffsets.push(decimal(r.headers[HEADERS.sourceOffset]));
+    }
+  }
+
+  toRecords(): RawRecords | ValidRecords | DlqRecords {
+    if (this.kind === 'raw')
+      return {
+        kind: 'raw',
+        topic: this.topic,
+        partitions: this.partitions.toArray(),
+        offsets: this.offsets.toArray(),
+        timestamps: this.times.toArray(),
+        values: this.keptValues,
+      };
+    if (this.kind === 'valid')
+      return {
+        kind: 'valid',
+        partitions: this.partitions.toArray(),
+        ingestTimes: this.times.toArray(),
+      };
+    return {
+      kind: 'dlq',
+      values: this.values,
+      sourceTopics: this.sourceTopics,
+      sourcePartitions: this.sourcePartitions.toArray(),
+      sourceOffsets: this.sourceOffsets.toArray(),
+    };
+  }
+}
+
+/** A non-negative decimal header (partition, offset); NaN when absent or not canonical decimal. */
+function decimal(value: Buffer | undefined): number {
+  if (value === undefined) return NaN;
+  const text = value.toString('latin1');
+  return /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : NaN;
 }
 
 /** Reduces a topic's records to this run's seqs (and reasons for the dead-letter topic); pure, so it is unit-tested. */
 export function extractRun(
   records: readonly InRecord[],
-  o: Omit<KafkaLayerOptions, 'topic'>,
+  o: Omit<KafkaLayerOptions, 'topic'> & { topic?: string },
 ): LayerRead & { ok: true } {
   const runId = Buffer.from(o.runId);
   const seqs = new SeqList();
   const reasons: (string | null)[] | undefined = o.kind === 'dlq' ? [] : undefined;
+  const facts =
+    o.kind === 'clean'
+      ? null
+      : new RecordFacts(o.kind, o.topic ?? '', o.keepValue ?? (() => false));
   let foreign = 0;
   let late = 0;
   let noRunId = 0;
@@ -42,7 +128,9 @@ export function extractRun(
       foreign++;
       continue;
     }
-    seqs.push(seqFromHeader(r.headers[HEADERS.seq]));
+    const seq = seqFromHeader(r.headers[HEADERS.seq]);
+    facts?.add(r, seq, seqs.length);
+    seqs.push(seq);
     if (reasons !== undefined) {
       const reason = r.headers[HEADERS.reason];
       reasons.push(reason === undefined ? null : reason.toString('utf8'));
@@ -52,13 +140,11 @@ export function extractRun(
   if (noRunId > 0)
     notes.push(`${noRunId} record(s) without a ${HEADERS.runId} header (counted with other runs)`);
   if (late > 0) notes.push(`${late} record(s) past the end offsets taken at the start ignored`);
-  const contents = {
-    seqs: seqs.toArray(),
-    foreign,
-    notes,
-    readMs: 0,
-    ...(reasons !== undefined ? { reasons } : {}),
-  };
+  if (facts !== null && facts.undecodable > 0)
+    notes.push(`${facts.undecodable} record(s) of this run did not decode (no ingest_time)`);
+  const contents: LayerContents = { seqs: seqs.toArray(), foreign, notes, readMs: 0 };
+  if (reasons !== undefined) contents.reasons = reasons;
+  if (facts !== null) contents.records = facts.toRecords();
   return { ok: true, contents };
 }
 

@@ -5,6 +5,7 @@ import type { LayerContents, LayerRead } from './contents';
 import { NO_SEQ } from './contents';
 import { DEFAULT_EXAMPLES, EvidenceCollector } from './evidence';
 import { NEED, UNEXPECTED_WHY, type LayerKind } from './expectation';
+import { checkFidelity, type RawIndex } from './fidelity';
 import { reasonName, type LedgerIndex } from './ledger-index';
 
 export interface LayerCheckInput {
@@ -16,6 +17,8 @@ export interface LayerCheckInput {
   read: LayerRead;
   /** Problems of the ledger itself: the verdict cannot be better than unknown. */
   ledgerProblems: string[];
+  /** The raw layer by seq, when it was read: what a valid record or a dead letter is checked against (core/fidelity.ts). */
+  raw?: RawIndex | null;
   examples?: number;
 }
 
@@ -40,8 +43,23 @@ export function checkLayer(input: LayerCheckInput): LayerReport {
   const c = read.contents;
   const counts = new Uint8Array(ledger.size);
   const unexpected = new EvidenceCollector(limit);
-  const differing = kind === 'dlq' ? new EvidenceCollector(limit) : null;
+  const fidelity = c.records !== undefined && c.records.kind !== 'raw' ? c.records : null;
+  const differing = kind === 'dlq' || fidelity !== null ? new EvidenceCollector(limit) : null;
   countRecords(kind, ledger, need, c, counts, unexpected, differing);
+  const fidelityNotes: string[] = [];
+  if (fidelity !== null && differing !== null) {
+    if (input.raw === undefined || input.raw === null) {
+      fidelityNotes.push(
+        `${fidelity.kind === 'valid' ? 'partition and ingest_time' : 'value bytes and source'} not checked: clickstream.raw was not read`,
+      );
+    } else {
+      const tally = checkFidelity(input.raw, c.seqs, fidelity, differing);
+      if (tally.unmatched > 0)
+        fidelityNotes.push(
+          `${tally.unmatched} record(s) not checked against raw: their seq is in no raw record, or in several`,
+        );
+    }
+  }
   const { missing, duplicated, indefinitePresent, indefiniteAbsent } = sweep(
     kind,
     ledger,
@@ -57,7 +75,7 @@ export function checkLayer(input: LayerCheckInput): LayerReport {
       `${indefinitePresent + indefiniteAbsent} event(s) whose send failed indefinitely (may be present at most once): ${indefinitePresent} present, ${indefiniteAbsent} absent`,
     );
   }
-  notes.push(...c.notes);
+  notes.push(...fidelityNotes, ...c.notes);
 
   const observed = c.seqs.length;
   const anomalies = missing.count + duplicated.count + unexpected.count + (differing?.count ?? 0);

@@ -10,11 +10,44 @@ export interface LayerContents {
   reasons?: ArrayLike<string | null>;
   /** Layers that carry the event: its event_id (same order as seqs), cross-checked against the ledger. */
   eventIds?: ArrayLike<string | null>;
+  /**
+   * What the gatekeeper's input and outputs promise about each record (core/fidelity.ts), same
+   * order as seqs; only the Kafka layers clickstream.raw, events.valid and events.dlq carry it.
+   */
+  records?: RawRecords | ValidRecords | DlqRecords;
   /** Records of other runs (the probe, earlier runs in the same topic): ignored, reported as information. */
   foreign: number;
   /** Things worth reading that are not failures (e.g. unmerged duplicate rows, snapshot id). */
   notes: string[];
   readMs: number;
+}
+
+/** clickstream.raw: where the broker put each record, when (LogAppendTime), and its bytes where asked for. */
+export interface RawRecords {
+  kind: 'raw';
+  partitions: ArrayLike<number>;
+  offsets: ArrayLike<number>;
+  timestamps: ArrayLike<number>;
+  /** The topic read (what a dead letter's source topic must name). */
+  topic: string;
+  /** By record index (same order as seqs): the value of the records the reader was asked to keep (poison by the ledger). */
+  values: ReadonlyMap<number, Buffer | null>;
+}
+
+/** events.valid: each record's partition and its decoded ingest_time (NaN when absent or undecodable). */
+export interface ValidRecords {
+  kind: 'valid';
+  partitions: ArrayLike<number>;
+  ingestTimes: ArrayLike<number>;
+}
+
+/** events.dlq: each dead letter's value (null kept apart from empty) and the source it names (NaN / null when absent or garbled). */
+export interface DlqRecords {
+  kind: 'dlq';
+  values: readonly (Buffer | null)[];
+  sourceTopics: readonly (string | null)[];
+  sourcePartitions: ArrayLike<number>;
+  sourceOffsets: ArrayLike<number>;
 }
 
 /** A reader's outcome: contents, or why the layer could not be read (which makes its verdict unknown). */
@@ -36,6 +69,25 @@ export class SeqList {
   }
 
   toArray(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** Growable float list (offsets, timestamps): exact for any integer up to 2^53. */
+export class NumberList {
+  private data = new Float64Array(1024);
+  length = 0;
+
+  push(n: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = n;
+  }
+
+  toArray(): Float64Array {
     return this.data.subarray(0, this.length);
   }
 }

@@ -5,6 +5,7 @@ import { DEFAULT_LATENESS_MS } from '@clickstream/contracts';
 import { checkLayer } from './check-layer';
 import type { LayerRead } from './contents';
 import { expectationOf, type LayerKind } from './expectation';
+import { indexRaw, type RawIndex } from './fidelity';
 import { KIND_OF, type EventLayer } from './layers';
 import { DELIVERY, type LedgerIndex } from './ledger-index';
 
@@ -76,12 +77,22 @@ export function resolvedByRaw(ledger: LedgerIndex, layers: ReconcileInput['layer
   return delivery === null ? ledger : { ...ledger, delivery };
 }
 
+/** The raw layer by seq when it was read with its records (the Kafka reader), else null. */
+function rawIndexOf(ledger: LedgerIndex, layers: ReconcileInput['layers']): RawIndex | null {
+  const raw = layers.find((l) => l.layer === 'clickstream.raw');
+  if (raw === undefined || !raw.read.ok) return null;
+  const records = raw.read.contents.records;
+  if (records === undefined || records.kind !== 'raw') return null;
+  return indexRaw(ledger.size, raw.read.contents.seqs, records);
+}
+
 export function reconcile(input: ReconcileInput): ReconciliationReport {
   const started = Date.now();
   const { ledger } = input;
   const problems = ledgerProblemsOf(input);
   const needs = new Map<LayerKind, Uint8Array>();
   const downstream = resolvedByRaw(ledger, input.layers);
+  const raw = rawIndexOf(ledger, input.layers);
   const layers: LayerReport[] = input.layers.map(({ layer, read }) => {
     const kind = KIND_OF[layer];
     const known = kind === 'raw' ? ledger : downstream;
@@ -97,6 +108,7 @@ export function reconcile(input: ReconcileInput): ReconciliationReport {
       need,
       read,
       ledgerProblems: problems,
+      raw,
       examples: input.examples,
     });
   });
