@@ -32,6 +32,12 @@ export function createMetrics(registry: Registry): CollectorMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
+  const closed = new Counter({
+    name: 'collector_connections_closed_total',
+    help: 'Connections closed by the server without an answer, by reason (idle keep-alive, request_timeout = slow client, headers_too_large, bad_request, client_reset)',
+    labelNames: ['reason'],
+    registers,
+  });
   const events = new Counter({
     name: 'collector_events_total',
     help: 'Events of requests handed to Kafka, by outcome (acked = answered 2xx)',
@@ -46,6 +52,7 @@ export function createMetrics(registry: Registry): CollectorMetrics {
         duration.observe({ route }, seconds);
         if (refusal !== null) refusals.inc({ reason: refusal });
       },
+      onConnectionClosed: (reason) => closed.inc({ reason }),
     },
     attach(inFlight) {
       new Gauge({

@@ -48,6 +48,14 @@ describe('parseBody: JSON', () => {
     expect(other.value).not.toEqual(a.value);
   });
 
+  it('encodes the schema fields only: an undeclared field is left out, as the encoder ignores it', () => {
+    const e = sampleEvent(4, { device: 'desktop', ingest_time: 1_764_000_000_100 });
+    const r = jsonRecord({ ...e, referrer: 'https://example.com/', nested: { a: 1 } });
+    expect(r.value).toEqual(encodeEvent(e));
+    const decoded = decodeEvent(r.value, { ingestTime: e.event_time });
+    expect(decoded.ok && decoded.event).toEqual(e);
+  });
+
   it('carries an event that breaks a contract rule, encoded (the gatekeeper sends it to the DLQ)', () => {
     const e = sampleEvent(3, {
       event_type: 'payment_succeeded',

@@ -4,12 +4,13 @@ import { encodeEvent } from '@clickstream/contracts';
 import { refused } from './errors';
 import type { IngestResult } from './ingest';
 import type { CarriedRecord } from './records';
-import { startCollectorServer, type CollectorServer } from './server';
+import { startCollectorServer, type CollectorServer, type ConnectionClose } from './server';
 import { sampleEvent } from './testing';
 
 let server: CollectorServer;
 let answer: (records: readonly CarriedRecord[]) => IngestResult;
 const ingested: CarriedRecord[][] = [];
+const closes: ConnectionClose[] = [];
 const errorOf = async (res: Response): Promise<unknown> =>
   ((await res.json()) as { error?: unknown }).error;
 const url = (path: string): string => `http://127.0.0.1:${server.port}${path}`;
@@ -36,11 +37,13 @@ beforeAll(async () => {
     corsOrigins: '*',
     retryAfterSeconds: 2,
     logger: quiet,
+    hooks: { onConnectionClosed: (reason) => closes.push(reason) },
   });
 });
 afterAll(() => server.close());
 beforeEach(() => {
   ingested.length = 0;
+  closes.length = 0;
   answer = (records) => ({
     ok: true,
     placements: records.map((_, i) => ({ partition: 1, offset: i })),
@@ -152,6 +155,7 @@ describe('collector HTTP', () => {
       headers: { 'x-big': 'y'.repeat(4000) },
     });
     expect(res.status).toBe(431);
+    expect(closes).toEqual(['headers_too_large']);
   });
 
   it('cuts off a client that does not send its whole body in time', async () => {
@@ -167,5 +171,63 @@ describe('collector HTTP', () => {
     });
     expect(reply).toMatch(/^HTTP\/1\.1 408/);
     expect(ingested).toEqual([]);
+    expect(closes).toEqual(['request_timeout']);
+  });
+
+  it('closes an idle keep-alive connection after the advertised time, and counts it', async () => {
+    const started = Date.now();
+    const { head, closedAfterMs } = await new Promise<{ head: string; closedAfterMs: number }>(
+      (resolve) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write('OPTIONS /v1/events HTTP/1.1\r\nHost: x\r\n\r\n');
+        });
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve({ head: text, closedAfterMs: Date.now() - started }));
+      },
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 204[^]*Keep-Alive: timeout=1\r\n/);
+    // Node closes 1 s after the advertised timeout, so that a client honouring it closes first.
+    expect(closedAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(closes).toEqual(['idle']);
+  });
+});
+
+describe('collector HTTP: slow-client limits never cut a request that waits for Kafka', () => {
+  it('answers a request whose acknowledgements take longer than the request timeout', async () => {
+    const slow = await startCollectorServer({
+      host: '127.0.0.1',
+      port: 0,
+      ingestor: {
+        ingest: (records) =>
+          new Promise((resolve) =>
+            setTimeout(
+              () => resolve(refused('ack_timeout', `${records.length} events not acknowledged`)),
+              1200,
+            ),
+          ),
+      },
+      limits: {
+        maxBodyBytes: 4096,
+        maxEvents: 5,
+        maxRecordBytes: 2048,
+        maxHeaderBytes: 2048,
+        requestTimeoutMs: 300,
+        keepAliveTimeoutMs: 1000,
+      },
+      corsOrigins: '*',
+      retryAfterSeconds: 1,
+      logger: quiet,
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${slow.port}/v1/events`, json([sampleEvent(1)]));
+      expect([res.status, res.headers.get('retry-after'), await errorOf(res)]).toEqual([
+        503,
+        '1',
+        'ack_timeout',
+      ]);
+    } finally {
+      await slow.close();
+    }
   });
 });

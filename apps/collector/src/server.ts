@@ -4,6 +4,8 @@
  */
 
 import * as http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { gunzip } from 'node:zlib';
 import { HEADERS } from '@clickstream/contracts';
 import { REFUSALS, refused, type Refused } from './errors';
@@ -26,9 +28,29 @@ export interface ServerLimits extends BodyLimits {
   keepAliveTimeoutMs: number;
 }
 
+/**
+ * Why the server closed a connection other than after an answer (or saw it reset): the closed list
+ * behind collector_connections_closed_total, so that a client's reset can be traced to its cause.
+ */
+export const CONNECTION_CLOSES = [
+  /** A keep-alive connection idle past --keep-alive-timeout-ms (plus Node's 1 s grace). */
+  'idle',
+  /** A request not received in full within --request-timeout-ms (408, the slow-client cut-off). */
+  'request_timeout',
+  /** A request head above --max-header-bytes (431). */
+  'headers_too_large',
+  /** Bytes that are not HTTP/1.1 (400). */
+  'bad_request',
+  /** The client reset the connection while its request was being read. */
+  'client_reset',
+] as const;
+export type ConnectionClose = (typeof CONNECTION_CLOSES)[number];
+
 export interface RequestHooks {
   /** Once per answered request; must not throw. */
   onResponse?(route: string, status: number, seconds: number, refusal: string | null): void;
+  /** Once per connection the server closes without an answer (see CONNECTION_CLOSES); must not throw. */
+  onConnectionClosed?(reason: ConnectionClose): void;
 }
 
 export interface CollectorServerOptions {
@@ -233,6 +255,45 @@ export function createHandler(o: CollectorServerOptions): http.RequestListener {
   };
 }
 
+const CLIENT_ERROR_ANSWERS: Partial<Record<ConnectionClose, string>> = {
+  request_timeout: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+  headers_too_large: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+  bad_request: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+};
+
+function clientErrorReason(code: string | undefined): ConnectionClose {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'request_timeout';
+  if (code === 'HPE_HEADER_OVERFLOW') return 'headers_too_large';
+  if (code === 'ECONNRESET') return 'client_reset';
+  return 'bad_request';
+}
+
+/**
+ * Node's own handling of connection-level errors and idle keep-alive connections, counted. Node
+ * answers a client error only when no answer has started on the connection (else it would corrupt
+ * it), then destroys the socket; an idle connection is destroyed. These listeners do the same and
+ * name the reason, which is how a reset seen by a client is traced to a slow-client limit or to a
+ * keep-alive race rather than guessed.
+ */
+function countConnectionCloses(server: http.Server, hooks: RequestHooks | undefined): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const reason = clientErrorReason(err.code);
+    hooks?.onConnectionClosed?.(reason);
+    // Node's rule (lib/_http_server.js socketOnError): no status line once an answer has begun.
+    const answering = (socket as unknown as { _httpMessage?: http.ServerResponse | null })
+      ._httpMessage;
+    const text = CLIENT_ERROR_ANSWERS[reason];
+    if (text !== undefined && socket.writable && (!answering || !answering.headersSent))
+      socket.write(text);
+    socket.destroy();
+  });
+  // Emitted only for the keep-alive idle timer: server.timeout stays 0 (no socket timeout otherwise).
+  server.on('timeout', (socket: Socket) => {
+    hooks?.onConnectionClosed?.('idle');
+    socket.destroy();
+  });
+}
+
 export interface CollectorServer {
   port: number;
   /** Stops accepting connections and waits for the requests being answered. */
@@ -256,6 +317,7 @@ export async function startCollectorServer(
     },
     createHandler(o),
   );
+  countConnectionCloses(server, o.hooks);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {
