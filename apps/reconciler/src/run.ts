@@ -218,7 +218,15 @@ async function readLayers(
       const sql = deps.sql();
       for (const layer of tables) {
         const t = CLICKHOUSE_TABLES[layer as keyof typeof CLICKHOUSE_TABLES];
-        done(layer, await readClickHouseLayer(sql, { ...t, runId, examples: config.examples }));
+        done(
+          layer,
+          await readClickHouseLayer(sql, {
+            ...t,
+            topic: config.topics[t.topic],
+            runId,
+            examples: config.examples,
+          }),
+        );
       }
     }
     if (config.layers.includes('iceberg.clean')) {

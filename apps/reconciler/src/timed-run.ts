@@ -113,6 +113,7 @@ async function readLayer(
       read: await readClickHouseLayer(s, {
         role: 'late',
         kind: 'clean',
+        topic: deps.topics.late,
         runId,
         examples: deps.examples,
       }),

@@ -138,7 +138,7 @@ describe('reconciler against real Kafka and ClickHouse', () => {
     const report = await reconcileNow(s);
     expect(verdicts(report)).toEqual(allExact);
     expect(layer(report, 'clickhouse.valid').notes.join('|')).toMatch(
-      /1 raw row\(s\) not yet merged/,
+      /1 stored row\(s\) are the loader's redeliveries of a record already counted/,
     );
   });
 
@@ -213,6 +213,29 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       seq: 43,
       field: 'source',
       observed: { topic: s.topics.raw, partition: 0, offset: 999999 },
+    });
+  });
+
+  it('clickhouse.clean without FINAL: a second Kafka record of one event is duplicated, a row of another topic unexpected', async () => {
+    const [row] = await s.warehouse.query<Record<string, unknown>>(
+      'SELECT * FROM events_clean WHERE run_id = {run:String} AND seq = 6',
+      { run: s.runId },
+    );
+    const [other] = await s.warehouse.query<Record<string, unknown>>(
+      'SELECT * FROM events_clean WHERE run_id = {run:String} AND seq = 8',
+      { run: s.runId },
+    );
+    // FINAL (keyed on run_id, event_id) shows each of these events once.
+    await s.warehouse.insertRows('events_clean', [
+      { ...row, kafka_offset: 100_000, inserted_at: 5 },
+      { ...other, kafka_topic: s.topics.valid, kafka_offset: 100_001, inserted_at: 5 },
+    ]);
+    const l = layer(await reconcileNow(s), 'clickhouse.clean');
+    expect(l.verdict).toBe('inexact');
+    expect(l.duplicated.examples).toContainEqual({ seq: 6, copies: 2 });
+    expect(l.unexpected.examples).toContainEqual({
+      seq: 8,
+      why: `row loaded from topic "${s.topics.valid}"; events_clean is fed from "${s.topics.clean}"`,
     });
   });
 

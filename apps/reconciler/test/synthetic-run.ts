@@ -193,19 +193,20 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
     ...clean.map((r) => recordOf(topics.clean, r)),
     ...[topics.valid, topics.dlq, topics.clean].map((t) => recordOf(t, other)),
   ]);
-  const meta = (offset: number) => ({
-    topic: 'x',
+  // Each table's rows name the topic the loader feeds it from (the reconciler checks kafka_topic).
+  const meta = (topic: string, offset: number) => ({
+    topic,
     partition: 0,
     offset,
     timestamp: 1_700_000_000_000,
   });
   await warehouse.insertRows(
     'events_valid',
-    [...valid, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)),
+    [...valid, other].map((r, i) => toEventRow(eventOf(r), meta(topics.valid, i), 1)),
   );
   await warehouse.insertRows(
     'events_clean',
-    [...clean, other].map((r, i) => toEventRow(eventOf(r), meta(i), 1)),
+    [...clean, other].map((r, i) => toEventRow(eventOf(r), meta(topics.clean, i), 1)),
   );
   await warehouse.insertRows(
     'events_dlq',
@@ -214,7 +215,7 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
       const headers = Object.fromEntries(
         Object.entries(rec.headers ?? {}).map(([k, v]) => [k, Buffer.from(v)]),
       );
-      return toDlqRow({ headers, value: rec.value }, meta(i), 1);
+      return toDlqRow({ headers, value: rec.value }, meta(topics.dlq, i), 1);
     }),
   );
 

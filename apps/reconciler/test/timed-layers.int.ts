@@ -213,7 +213,7 @@ describe('reconciler: timed layers on the real stack', () => {
     const meta = (offset: number) => ({ topic: 'x', partition: 0, offset, timestamp: T0 });
     await wh.insertRows(
       TABLES.late,
-      late.map((r, i) => toEventRow(eventOf(r), meta(i), T0)),
+      late.map((r, i) => toEventRow(eventOf(r), { ...meta(i), topic: topics.late }, T0)),
     );
     for (const w of windows) await wh.insertRows(TABLES.windows, [toWindowRow(w, meta(0), T0)]);
     await wh.insertRows(

@@ -18,8 +18,8 @@ export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
 export { seqsFrom } from './probe-reads';
-export { readRunRows, EVENT_TABLE_KEYS } from './run-rows';
-export type { RunRow, RunRows } from './run-rows';
+export { readRunRows, readRunRecords, EVENT_TABLE_KEYS } from './run-rows';
+export type { RunRow, RunRows, RunRecord, RunRecords } from './run-rows';
 export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES } from './tables';
 export type { TableName, TableRole } from './tables';
 export {

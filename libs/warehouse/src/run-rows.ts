@@ -67,3 +67,50 @@ export async function readRunRows(
   }
   return { table, rows, raw, otherRuns: Number(totals?.other_runs ?? 0), unmerged };
 }
+
+/** One Kafka record of a run as a table stores it, however often the loader wrote it. */
+export interface RunRecord {
+  seq: number;
+  reason?: string;
+  event_id?: string;
+  kafka_topic: string;
+  kafka_partition: number;
+  kafka_offset: number;
+  /** Stored rows of this record: more than one are the loader's own at-least-once redeliveries. */
+  copies: number;
+}
+
+export interface RunRecords {
+  table: string;
+  /** One entry per distinct source Kafka record (topic, partition, offset) of this run. */
+  records: RunRecord[];
+  /** This run's stored rows (the sum of copies). */
+  raw: number;
+  otherRuns: number;
+}
+
+/**
+ * This run's rows of an event table WITHOUT FINAL, grouped by the Kafka record each row was loaded
+ * from. FINAL would collapse rows by the table key, and for the tables keyed on the event
+ * (events_clean, events_late) that hides two different upstream records of one event as well as
+ * the loader's redeliveries; grouping by (topic, partition, offset) collapses only the latter.
+ */
+export async function readRunRecords(
+  wh: Pick<Warehouse, 'query'>,
+  role: EventTableRole,
+  runId: string,
+): Promise<RunRecords> {
+  const table = TABLES[role];
+  const run = { run: runId };
+  const extra = EXTRA_COLUMN[role];
+  const records = await wh.query<RunRecord>(
+    `SELECT toInt64(seq) AS seq${extra}, kafka_topic, kafka_partition, kafka_offset, count() AS copies FROM ${table} WHERE run_id = {run:String} GROUP BY seq${extra}, kafka_topic, kafka_partition, kafka_offset`,
+    run,
+  );
+  const [totals] = await wh.query<{ other_runs: number }>(
+    `SELECT count() AS other_runs FROM ${table} WHERE run_id != {run:String}`,
+    run,
+  );
+  const raw = records.reduce((n, r) => n + Number(r.copies), 0);
+  return { table, records, raw, otherRuns: Number(totals?.other_runs ?? 0) };
+}

@@ -2,6 +2,7 @@ import {
   createWarehouse,
   DASHBOARD_COPIES,
   DDL_DIR,
+  readRunRecords,
   readRunRows,
   TABLES,
   toEventRow,
@@ -124,6 +125,41 @@ describe('warehouse against a real ClickHouse', () => {
     const other = await readRunRows(wh, 'clean', uniqueName('run'));
     expect(other).toMatchObject({ rows: [], raw: 0, unmerged: [] });
     expect(other.otherRuns).toBeGreaterThan(0);
+  });
+
+  it('readRunRecords: one entry per source Kafka record, the loader redeliveries as copies, without FINAL', async () => {
+    const run = uniqueName('run');
+    const e = event(8, run);
+    const at = (offset: number, insertedAt: number) =>
+      toEventRow(e, { topic: 'c', partition: 1, offset, timestamp: 1_760_000_000_000 }, insertedAt);
+    // Offset 20 loaded twice (a redelivery), offset 21 a second upstream record of the same event.
+    await wh.insertRows(TABLES.clean, [at(20, 1), at(20, 2), at(21, 3)]);
+    const read = await readRunRecords(wh, 'clean', run);
+    expect(read).toMatchObject({ table: TABLES.clean, raw: 3 });
+    expect(
+      read.records
+        .map((r) => ({ ...r, copies: Number(r.copies) }))
+        .sort((a, b) => a.kafka_offset - b.kafka_offset),
+    ).toEqual([
+      {
+        seq: 8,
+        event_id: e.event_id,
+        kafka_topic: 'c',
+        kafka_partition: 1,
+        kafka_offset: 20,
+        copies: 2,
+      },
+      {
+        seq: 8,
+        event_id: e.event_id,
+        kafka_topic: 'c',
+        kafka_partition: 1,
+        kafka_offset: 21,
+        copies: 1,
+      },
+    ]);
+    // FINAL shows the event once whatever happened upstream.
+    expect((await readRunRows(wh, 'clean', run)).rows).toHaveLength(1);
   });
 
   it('round-trips nullable columns and dead-letter bytes', async () => {

@@ -1,5 +1,7 @@
 /** What an adapter read from one layer: this run's records reduced to seqs (plus reason / event_id where the layer has them). */
 
+import type { Evidence } from '@clickstream/contracts';
+
 /** A seq that could not be read from a record (no header, not a number). */
 export const NO_SEQ = -1;
 
@@ -15,6 +17,8 @@ export interface LayerContents {
    * order as seqs; only the Kafka layers clickstream.raw, events.valid and events.dlq carry it.
    */
   records?: RawRecords | ValidRecords | DlqRecords;
+  /** Records the reader set apart as unexpected (e.g. ClickHouse rows loaded from another topic than the table's): not in seqs. */
+  unexpected?: Evidence;
   /** Records of other runs (the probe, earlier runs in the same topic): ignored, reported as information. */
   foreign: number;
   /** Things worth reading that are not failures (e.g. unmerged duplicate rows, snapshot id). */
