@@ -1,0 +1,243 @@
+/** The one seam through which experiments touch the stack: resolve a target, inject its fault, restore it. */
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { execFile } from 'child_process';
+import { promisify } from 'util';
+import { isBrokerTarget, type Fault, type Target } from './catalogue';
+import { activeController, partitionLeaders, type Prometheus } from './prometheus';
+
+const exec = promisify(execFile);
+
+export interface StackDeps {
+  repoRoot: string;
+  prom: Prometheus;
+  /** Metrics ports of the supervised apps (their /healthz). */
+  healthPorts: Record<'gatekeeper' | 'loader', number>;
+  log: (msg: string, data?: Record<string, unknown>) => void;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** What a fault did, for experiment.json. */
+export interface FaultRecord {
+  action: Fault['action'];
+  target: Target;
+  node: number | null;
+  pid: number | null;
+  injectedAtMs: number;
+  restoreStartedAtMs: number | null;
+  restoredAtMs: number | null;
+  notes: string[];
+}
+
+export async function stack(deps: StackDeps, ...args: string[]): Promise<string> {
+  const { stdout } = await exec(
+    'bash',
+    [path.join(deps.repoRoot, 'infra/local/stack.sh'), ...args],
+    {
+      timeout: 600_000,
+    },
+  );
+  return stdout.trim();
+}
+
+/** Node id of the broker coordinating a transactional id (Kafka's TransactionsCommand), or null. */
+async function transactionCoordinator(
+  deps: StackDeps,
+  transactionalId: string,
+): Promise<number | null> {
+  try {
+    const { stdout } = await exec(
+      'java',
+      [
+        '-Xmx128m',
+        '-cp',
+        path.join(deps.repoRoot, '.cache/kafka/*'),
+        'org.apache.kafka.tools.TransactionsCommand',
+        '--bootstrap-server',
+        '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+        'describe',
+        '--transactional-id',
+        transactionalId,
+      ],
+      { timeout: 60_000 },
+    );
+    const [head, row] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t').map((c) => c.trim()));
+    const column = head?.indexOf('CoordinatorId') ?? -1;
+    const id = column >= 0 ? Number(row?.[column]) : NaN;
+    return Number.isInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The broker a target names right now. */
+export async function resolveBroker(
+  deps: StackDeps,
+  target: Target,
+): Promise<{ node: number; notes: string[] }> {
+  const notes: string[] = [];
+  const controller = await activeController(deps.prom);
+  switch (target) {
+    case 'broker-2':
+      return { node: 2, notes };
+    case 'controller-broker':
+      if (controller === null) throw new Error('no broker reports itself the active controller');
+      notes.push(`active controller: node ${controller}`);
+      return { node: controller, notes };
+    case 'partition-leader-broker': {
+      const leaders = await partitionLeaders(deps.prom);
+      const node = leaders.find((n) => n !== controller) ?? leaders[0];
+      if (node === undefined) throw new Error('no broker reports a partition leadership');
+      notes.push(`leaders (most first): ${leaders.join(', ')}; controller: ${controller ?? '?'}`);
+      return { node, notes };
+    }
+    case 'coordinator-broker': {
+      const node = await transactionCoordinator(deps, 'gatekeeper-0');
+      if (node === null)
+        throw new Error('TransactionsCommand did not name the coordinator of gatekeeper-0');
+      notes.push(`coordinator of gatekeeper-0: node ${node}; controller: ${controller ?? '?'}`);
+      return { node, notes };
+    }
+    default:
+      throw new Error(`${target} is not a broker`);
+  }
+}
+
+/** The node process a tools/pipeline supervisor runs (the child of the pid in .run/apps/<app>.pid). */
+async function appPid(deps: StackDeps, app: 'gatekeeper' | 'loader'): Promise<number> {
+  const sup = fs.readFileSync(path.join(deps.repoRoot, '.run/apps', `${app}.pid`), 'utf8').trim();
+  const { stdout } = await exec('pgrep', ['-P', sup, '-f', `apps/${app}/dist/main.js`]);
+  const pid = Number(stdout.trim().split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0)
+    throw new Error(`no ${app} process under supervisor ${sup}`);
+  return pid;
+}
+
+async function healthy(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until `check` holds; returns whether it did. */
+async function until(
+  deps: StackDeps,
+  check: () => Promise<boolean>,
+  maxMs: number,
+): Promise<boolean> {
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await deps.sleep(500);
+  }
+  return false;
+}
+
+/**
+ * Injects the fault, holds it, restores it. `onInjected` receives the record as soon as the fault is in,
+ * and `restore` is also returned through `register` so that an interrupted run still restores.
+ */
+export async function runFault(
+  deps: StackDeps,
+  fault: Fault,
+  register: (restore: (() => Promise<void>) | null) => void,
+): Promise<FaultRecord> {
+  const rec: FaultRecord = {
+    action: fault.action,
+    target: fault.target,
+    node: null,
+    pid: null,
+    injectedAtMs: 0,
+    restoreStartedAtMs: null,
+    restoredAtMs: null,
+    notes: [],
+  };
+  let restore: () => Promise<void>;
+  if (isBrokerTarget(fault.target)) {
+    const { node, notes } = await resolveBroker(deps, fault.target);
+    rec.node = node;
+    rec.notes.push(...notes);
+    if (fault.action === 'partition') {
+      rec.injectedAtMs = Date.now();
+      await stack(deps, 'partition-node', String(node));
+      restore = async () => void (await stack(deps, 'heal-node', String(node)));
+    } else {
+      const pid = Number(await stack(deps, 'pid', `kafka-${node}`));
+      rec.pid = pid;
+      rec.injectedAtMs = Date.now();
+      process.kill(pid, fault.action === 'sigstop' ? 'SIGSTOP' : 'SIGKILL');
+      restore =
+        fault.action === 'sigstop'
+          ? async () => void process.kill(pid, 'SIGCONT')
+          : async () => void (await stack(deps, 'restart-node', String(node)));
+    }
+  } else if (fault.target === 'taskmanager') {
+    const pid = Number(await stack(deps, 'pid', 'flink-taskmanager'));
+    rec.pid = pid;
+    rec.injectedAtMs = Date.now();
+    process.kill(pid, fault.action === 'sigstop' ? 'SIGSTOP' : 'SIGKILL');
+    restore =
+      fault.action === 'sigstop'
+        ? async () => void process.kill(pid, 'SIGCONT')
+        : async () => void (await stack(deps, 'restart', 'flink-taskmanager'));
+  } else if (fault.target === 'gatekeeper' || fault.target === 'loader') {
+    const app = fault.target;
+    const pid = await appPid(deps, app);
+    rec.pid = pid;
+    rec.injectedAtMs = Date.now();
+    process.kill(pid, fault.action === 'sigstop' ? 'SIGSTOP' : 'SIGKILL');
+    restore =
+      fault.action === 'sigstop'
+        ? async () => void process.kill(pid, 'SIGCONT')
+        : async () => {
+            // The supervisor restarts it after a second; restored once a new process answers /healthz.
+            const back = await until(
+              deps,
+              async () =>
+                (await appPid(deps, app).catch(() => pid)) !== pid &&
+                (await healthy(deps.healthPorts[app])),
+              120_000,
+            );
+            if (!back) throw new Error(`${app} did not come back healthy within 120 s`);
+          };
+  } else {
+    rec.injectedAtMs = Date.now();
+    rec.restoreStartedAtMs = rec.injectedAtMs;
+    // `restart` stops and starts in one command: the fault and its restoration are the same step.
+    await stack(deps, 'restart', 'clickhouse');
+    rec.restoredAtMs = Date.now();
+    return rec;
+  }
+  let restored = false;
+  const once = async () => {
+    if (restored) return;
+    restored = true;
+    await restore();
+  };
+  register(once);
+  deps.log('fault injected', {
+    action: fault.action,
+    target: fault.target,
+    node: rec.node,
+    pid: rec.pid,
+  });
+  try {
+    await deps.sleep(fault.holdS * 1000);
+  } finally {
+    rec.restoreStartedAtMs = Date.now();
+    await once();
+    rec.restoredAtMs = Date.now();
+    register(null);
+  }
+  deps.log('fault restored', { after_ms: rec.restoredAtMs - rec.injectedAtMs });
+  return rec;
+}
