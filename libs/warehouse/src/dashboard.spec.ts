@@ -62,7 +62,7 @@ describe('dashboard reads', () => {
     for (const s of seen) expect(s.sql).not.toMatch(/FINAL/);
   });
 
-  it('run the same SQL on the source tables when asked (the benchmark layout before)', async () => {
+  it('read the source tables when asked (the benchmark layout before)', async () => {
     const { reader, seen } = recorder();
     await funnel(reader, { ...range, windowMs: 60_000 }, SOURCE_TABLES.clean);
     await revenuePerMinute(reader, range, 'windows', SOURCE_TABLES.windows);
@@ -72,6 +72,25 @@ describe('dashboard reads', () => {
       ['agg_windows'],
       ['events_dlq'],
     ]);
+  });
+
+  it('funnel: on the copy, groups by the stored session key and step; elsewhere computes them', async () => {
+    const { reader, seen } = recorder();
+    await funnel(reader, { ...range, windowMs: 60_000 });
+    await funnel(reader, { ...range, windowMs: 60_000 }, SOURCE_TABLES.clean);
+    const [copy, source] = seen;
+    expect(copy?.sql).toMatch(/funnel_step >= 0/);
+    expect(copy?.sql).toMatch(/GROUP BY session_key/);
+    expect(copy?.params.steps).toBeUndefined();
+    expect(source?.sql).toMatch(/GROUP BY run_id, session_id/);
+    expect(source?.params.steps).toEqual([
+      'page_view',
+      'product_view',
+      'add_to_cart',
+      'checkout_started',
+      'payment_succeeded',
+    ]);
+    for (const q of seen) expect(q.params.window).toBe(60_000 * 5 + 4);
   });
 
   it('bound window_start from below so that the revenue read prunes on the first key column', async () => {

@@ -225,6 +225,18 @@ describe('dashboard reads against a real ClickHouse', () => {
     expect((copies as { funnel: { steps: unknown[] } }).funnel.steps).toHaveLength(5);
   });
 
+  it("keeps sessions of different runs apart in the copy's one-String session key", async () => {
+    // (r1, 2X) and (r12, X) would collide under a plain concatenation; the key is length-prefixed.
+    const later = 3_600_000;
+    await wh.insertRows('events_clean', [
+      ev('r1', '2X', 'page_view', later),
+      ev('r12', 'X', 'page_view', later),
+    ]);
+    const hour = { fromMs: T0 + later, toMs: T0 + later + 60_000, excludeRunPrefix: probe };
+    for (const t of [DASHBOARD_TABLES, SOURCE_TABLES])
+      expect((await funnel(wh, { ...hour, windowMs: WINDOW }, t.clean)).steps[0]?.sessions).toBe(2);
+  });
+
   it('copies every inserted block, redeliveries included, which the reads count once', async () => {
     const raw = async (sql: string): Promise<number> =>
       Number((await wh.query<{ n: number }>(sql))[0]?.n);
