@@ -5,7 +5,7 @@
  * requests/s and events/s against p50/p99 latency; then, optionally, a seeded generator run
  * through HTTP at --gen-rate for the reconciler (`tools/reconcile-wait <run-dir>`).
  *
- * Usage: npx nx run collector:bench -- [--url U] [--connections C] [--duration S] [--batch B] [--gen-rate R] [--gen-duration S]
+ * Usage: npx nx run collector:bench -- [--url U] [--connections C] [--duration S] [--batch B] [--gen-rate R] [--gen-duration S] [--label L]
  * Writes results/bench/collector-<time>.json (autocannon's raw result included).
  */
 
@@ -28,6 +28,8 @@ const duration = Number(flag('duration', '20'));
 const batch = Number(flag('batch', '50'));
 const genRate = Number(flag('gen-rate', '0'));
 const genDuration = flag('gen-duration', '20s');
+/** Names what was measured (e.g. the collector's commit when comparing builds). */
+const label = flag('label', '');
 const runId = `bench-collector-${Date.now()}`;
 let seq = 0;
 
@@ -45,6 +47,19 @@ function event(): Record<string, unknown> {
     page: '/bench',
     device: 'desktop',
   };
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The 1-, 5- and 15-minute load averages when the run ended (the machine is shared). */
+function loadAverage(): number[] {
+  return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 }
 
 async function main(): Promise<void> {
@@ -67,6 +82,7 @@ async function main(): Promise<void> {
   });
   const ok = result['2xx'];
   const summary = {
+    label,
     url,
     connections,
     duration_s: duration,
@@ -120,7 +136,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ started, command: process.argv.slice(2), run_id: runId, summary, generator, autocannon: result }, null, 2)}\n`,
+    `${JSON.stringify({ started, command: process.argv.slice(2), commit: gitCommit(), loadavg: loadAverage(), run_id: runId, summary, generator, autocannon: result }, null, 2)}\n`,
   );
   process.stdout.write(`wrote ${path.relative(ROOT, file)}\n`);
 }

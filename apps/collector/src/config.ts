@@ -122,8 +122,8 @@ const OPTIONS = {
   keepAliveTimeoutMs: {
     flag: '--keep-alive-timeout-ms',
     env: 'COLLECTOR_KEEP_ALIVE_TIMEOUT_MS',
-    default: '5000',
-    help: 'idle keep-alive connections are closed after this',
+    default: '65000',
+    help: "idle keep-alive connections are closed after this (advertised in Keep-Alive; longer than the clients' own idle timeouts, so that clients close first)",
   },
   maxInFlightEvents: {
     flag: '--max-in-flight-events',

@@ -193,6 +193,64 @@ describe('collector HTTP', () => {
   });
 });
 
+/** Blocks the event loop, as a busy or CPU-starved process does. */
+function stall(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // spin
+  }
+}
+
+describe('collector HTTP: a stalled event loop does not reset a request on a kept-alive connection', () => {
+  it('answers a request that arrived before the idle timer fired late', async () => {
+    const lagging = await startCollectorServer({
+      host: '127.0.0.1',
+      port: 0,
+      ingestor: { ingest: () => Promise.resolve({ ok: true, placements: [] }) },
+      limits: {
+        maxBodyBytes: 4096,
+        maxEvents: 5,
+        maxRecordBytes: 2048,
+        maxHeaderBytes: 2048,
+        requestTimeoutMs: 5000,
+        // Node closes an idle connection 1 s after the advertised timeout: at 1.1 s here.
+        keepAliveTimeoutMs: 100,
+      },
+      corsOrigins: '*',
+      retryAfterSeconds: 1,
+      logger: quiet,
+    });
+    try {
+      const replies = await new Promise<string>((resolve) => {
+        const request = 'OPTIONS /v1/events HTTP/1.1\r\nHost: x\r\n\r\n';
+        const socket = net.connect(lagging.port, '127.0.0.1', () => socket.write(request));
+        let text = '';
+        socket.on('data', (d) => {
+          text += d.toString();
+          if (text.split('HTTP/1.1 204').length === 2)
+            // Idle for 1 s, then the second request reaches the server's socket just before a
+            // 0.5 s stall, past which the server's idle timer (1.1 s) is due with it unread. The
+            // stall runs after the timers phase, so that the next turn starts with that timer.
+            setTimeout(
+              () =>
+                setImmediate(() => {
+                  socket.write(request);
+                  stall(500);
+                }),
+              1000,
+            );
+          if (text.split('HTTP/1.1 204').length === 3) socket.end();
+        });
+        socket.on('error', (err) => (text += ` [${err.message}]`));
+        socket.on('close', () => resolve(text));
+      });
+      expect(replies.match(/HTTP\/1\.1 \d+|\[[^\]]*\]/g)).toEqual(['HTTP/1.1 204', 'HTTP/1.1 204']);
+    } finally {
+      await lagging.close();
+    }
+  });
+});
+
 describe('collector HTTP: slow-client limits never cut a request that waits for Kafka', () => {
   it('answers a request whose acknowledgements take longer than the request timeout', async () => {
     const slow = await startCollectorServer({

@@ -288,9 +288,17 @@ function countConnectionCloses(server: http.Server, hooks: RequestHooks | undefi
     socket.destroy();
   });
   // Emitted only for the keep-alive idle timer: server.timeout stays 0 (no socket timeout otherwise).
+  // Timers run before I/O in each turn of the event loop: after a stall (a busy or starved
+  // process), the idle timer fires while the next request's bytes already wait in the socket, and
+  // closing then resets the client's request. So the close waits one turn, in which those bytes
+  // are read; a connection that received anything is left to Node, which re-arms its timers.
   server.on('timeout', (socket: Socket) => {
-    hooks?.onConnectionClosed?.('idle');
-    socket.destroy();
+    const bytesRead = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.destroyed || socket.bytesRead !== bytesRead) return;
+      hooks?.onConnectionClosed?.('idle');
+      socket.destroy();
+    });
   });
 }
 

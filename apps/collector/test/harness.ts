@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ReconciliationReportSchema, type ReconciliationReport } from '@clickstream/contracts';
 import { createTopics, deleteTopics } from '@clickstream/kafka-tx';
+import { LEDGER_FILE, readLedger } from '@clickstream/ledger';
 import { clusterOptions, localBootstrap, repoRoot, uniqueId } from '@clickstream/test-support';
 
 const run = promisify(execFile);
@@ -165,4 +166,57 @@ export async function metricSum(
     sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
+}
+
+/** How a client saw a failed send: answered 503, another status, cut (reset/closed), timed out. */
+export type FailureKind = 'http_503' | 'http_other' | 'reset' | 'timeout' | 'other';
+
+/** Classifies the generator's delivery_error of a failed HTTP send (apps/generator/src/http-sink.ts). */
+export function failureKind(error: string): FailureKind {
+  if (/^HTTP 503 /.test(error)) return 'http_503';
+  if (/^HTTP \d+ /.test(error)) return 'http_other';
+  if (/ECONNRESET|other side closed|socket hang up|EPIPE|ECONNREFUSED|SocketError/.test(error))
+    return 'reset';
+  if (/aborted due to timeout|TimeoutError/.test(error)) return 'timeout';
+  return 'other';
+}
+
+/** Failed sends of a run by how the client saw them, with the first error text of each kind. */
+export async function failureKinds(
+  runDir: string,
+): Promise<{
+  counts: Record<FailureKind, number>;
+  examples: Partial<Record<FailureKind, string>>;
+}> {
+  const counts: Record<FailureKind, number> = {
+    http_503: 0,
+    http_other: 0,
+    reset: 0,
+    timeout: 0,
+    other: 0,
+  };
+  const examples: Partial<Record<FailureKind, string>> = {};
+  for (const row of await readLedger(path.join(runDir, LEDGER_FILE), { validate: false })) {
+    if (row.delivery !== 'failed') continue;
+    const error = row.delivery_error ?? '';
+    const kind = failureKind(error);
+    counts[kind] += 1;
+    examples[kind] ??= error.slice(0, 300);
+  }
+  return { counts, examples };
+}
+
+/** Every sample of a metric of the collector's /metrics, as label text -> value. */
+export async function metricSamples(
+  metricsUrl: string,
+  name: string,
+): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const at = line.lastIndexOf(' ');
+    out[line.slice(name.length, at) || '{}'] = Number(line.slice(at + 1));
+  }
+  return out;
 }
