@@ -16,7 +16,7 @@ import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
 import { FATE, type LedgerIndex } from './core/ledger-index';
-import { ledgerProblemsOf, overallVerdict, reconcile } from './core/reconcile';
+import { ledgerProblemsOf, overallVerdict, reconcile, resolvedByRaw } from './core/reconcile';
 import type { IngestRead } from './core/reconcile-timed';
 import { reconcileTimedLayers, tapIngestTimes } from './timed-run';
 import { renderTable } from './core/table';
@@ -92,7 +92,12 @@ export async function run(deps: RunDeps): Promise<RunResult> {
     layers: config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
     examples: config.examples,
   });
-  // The late stream and the aggregates need each event's ingest time: read and checked after the event layers.
+  // The late stream and the aggregates need each event's ingest time: read and checked after the
+  // event layers, against the same raw-resolved expectation (a failed send that raw holds counts).
+  const downstream = resolvedByRaw(
+    ledger,
+    config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
+  );
   const timed = await reconcileTimedLayers(
     {
       layers: config.timedLayers,
@@ -105,7 +110,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
     },
     {
       runId,
-      ledger,
+      ledger: downstream,
       ledgerFile,
       latenessMs: report.lateness_ms,
       ingest,

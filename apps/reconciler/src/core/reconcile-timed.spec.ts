@@ -7,6 +7,7 @@ import type { AggregateRead, ObservedAggregate } from './check-aggregate';
 import type { LayerRead } from './contents';
 import { indexLedger } from './ledger-index';
 import { ledgerEventsOf } from './ledger-events';
+import { resolvedByRaw } from './reconcile';
 import { reconcileTimed, type IngestRead, type TimedRead } from './reconcile-timed';
 import { timedExpectation, type SessionValues, type WindowValues } from './timed-expectation';
 import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
@@ -402,5 +403,32 @@ describe('reconcileTimed: every check can fail', () => {
     ]);
     expect(r?.verdict).toBe('unknown');
     expect(r?.notes[0]).toContain('timeout');
+  });
+});
+
+describe('timed layers: failed sends that raw holds', () => {
+  // seq 1 failed as far as the generator knows, but raw holds it; events.valid does not (lost after raw).
+  const rows = [
+    send(0, T0 + 1000, { session_id: 's1' }),
+    send(1, T0 + 2000, { session_id: 's1', delivery: 'failed' }),
+  ];
+  const ingest = ingestOf(rows, [1]);
+
+  it('with the raw-resolved ledger the lost event is expected: its ingest time unobserved, never exact', () => {
+    const ledger = indexLedger(rows);
+    const resolved = resolvedByRaw(ledger, [
+      {
+        layer: 'clickstream.raw',
+        read: { ok: true, contents: { seqs: [0, 1], foreign: 0, notes: [], readMs: 0 } },
+      },
+    ]);
+    const events = ledgerEventsOf(rows);
+    if (!ingest.ok) throw new Error('unreachable');
+    const input = { events, ingest: ingest.times, latenessMs: L, ingestBoundMs: 60_000 };
+    expect(timedExpectation({ ...input, ledger }).unobserved.count).toBe(0);
+    expect(timedExpectation({ ...input, ledger: resolved }).unobserved).toEqual({
+      count: 1,
+      examples: [{ seq: 1 }],
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { LayerContents, LayerRead } from './contents';
 import { NO_SEQ } from './contents';
 import type { EventLayer } from './layers';
 import { indexLedger } from './ledger-index';
-import { reconcile } from './reconcile';
+import { reconcile, resolvedByRaw } from './reconcile';
 import { renderTable } from './table';
 import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
 import type { LedgerRow } from '@clickstream/contracts';
@@ -170,6 +170,32 @@ describe('reconcile: failed and unsent sends', () => {
     expect(withRaw([0], [0])[1]).toEqual(['events.clean', 'exact', 0]);
     // Without raw in the reconciliation, a failed send stays at most once downstream.
     expect(only(rows, 'events.clean', contents([0])).verdict).toBe('exact');
+  });
+
+  it('a failed poison send that raw holds must be dead-lettered once', () => {
+    const ledger = [validSend(0), poisonSend(1, 'bad_magic', { delivery: 'failed' })];
+    const dlq = (raw: number[], dead: number[]) =>
+      run(ledger, [
+        { layer: 'clickstream.raw', read: contents(raw) },
+        { layer: 'events.dlq', read: contents(dead, { reasons: dead.map(() => 'bad_magic') }) },
+      ]).layers[1];
+    expect(dlq([0, 1], [])).toMatchObject({ verdict: 'unknown', missing: { count: 1 } });
+    expect(dlq([0, 1], [1])).toMatchObject({ verdict: 'exact', expected: 1 });
+    expect(dlq([0], [])).toMatchObject({ expected: 0, missing: { count: 0 } });
+  });
+
+  it('the expectation of every later layer follows what raw holds, whatever the generator saw', () => {
+    const ledger = indexLedger(rows);
+    const resolved = resolvedByRaw(ledger, [{ layer: 'clickstream.raw', read: contents([0, 1]) }]);
+    expect(Array.from(resolved.delivery)).toEqual([0, 0, 2]);
+    // The generator's own view is left alone (raw is checked against it).
+    expect(Array.from(ledger.delivery)).toEqual([0, 1, 2]);
+    // Raw unreadable: nothing is resolved.
+    expect(
+      resolvedByRaw(ledger, [
+        { layer: 'clickstream.raw', read: { ok: false, error: 'x', readMs: 0 } },
+      ]),
+    ).toBe(ledger);
   });
 
   it('a send that was never made but is present is unexpected', () => {

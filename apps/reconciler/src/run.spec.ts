@@ -1,0 +1,108 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import pino from 'pino';
+import { encodeEvent, HEADERS, type ClickEvent, type LedgerRow } from '@clickstream/contracts';
+import type { InRecord } from '@clickstream/kafka-tx';
+import {
+  LEDGER_FILE,
+  MANIFEST_FILE,
+  readManifest,
+  writeLedger,
+  writeManifest,
+} from '@clickstream/ledger';
+import { readLedgerIndex } from './adapters/ledger';
+import { parseConfig } from './config';
+import { run } from './run';
+import { manifestFor, RUN, validSend } from '../test/ledger-rows';
+
+const T0 = 1_700_000_000_000;
+
+function record(topic: string, row: LedgerRow, offset: number, value: Buffer): InRecord {
+  return {
+    topic,
+    partition: 0,
+    offset,
+    key: null,
+    value,
+    headers: { [HEADERS.seq]: Buffer.from(String(row.seq)), [HEADERS.runId]: Buffer.from(RUN) },
+    timestamp: row.send_time,
+  };
+}
+
+function eventOf(row: LedgerRow): ClickEvent {
+  return {
+    event_id: `00000000-0000-4000-8000-${String(row.seq).padStart(12, '0')}`,
+    seq: row.seq,
+    run_id: RUN,
+    event_type: 'page_view',
+    event_time: row.event_time as number,
+    session_id: 's',
+    user_id: null,
+    page: '/',
+    product_id: null,
+    quantity: null,
+    amount_cents: null,
+    currency: null,
+    device: null,
+    ingest_time: row.send_time,
+  };
+}
+
+describe('run: downstream expectations follow what raw holds', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reconciler-run-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('a send the generator saw fail, in raw but lost before events.valid: valid inexact, the late layer never exact', async () => {
+    const rows = [0, 1].map((seq) =>
+      validSend(seq, {
+        event_id: eventOf(validSend(seq)).event_id,
+        event_time: T0 + seq,
+        send_time: T0 + 10 + seq,
+        ...(seq === 1 ? { delivery: 'failed' as const, delivery_error: 'timed out' } : {}),
+      }),
+    );
+    await writeLedger(path.join(dir, LEDGER_FILE), rows);
+    writeManifest(path.join(dir, MANIFEST_FILE), manifestFor(rows, { ledger_file: LEDGER_FILE }));
+    const topics: Record<string, InRecord[]> = {
+      'clickstream.raw': rows.map((r, i) =>
+        record('clickstream.raw', r, i, encodeEvent(eventOf(r))),
+      ),
+      'events.valid': [record('events.valid', rows[0]!, 0, encodeEvent(eventOf(rows[0]!)))],
+      'events.late': [],
+    };
+    const parsed = parseConfig(
+      ['--run-dir', dir, '--layers', 'clickstream.raw,events.valid,events.late'],
+      {},
+    );
+    if (parsed.help) throw new Error('unexpected --help');
+    const { report } = await run({
+      config: parsed.config,
+      logger: pino({ level: 'silent' }),
+      ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
+      kafka: () => ({
+        endOffsets: (t) => Promise.resolve(new Map([[0, (topics[t] ?? []).length]])),
+        readTopic: (t) => Promise.resolve(topics[t] ?? []),
+      }),
+      sql: () => {
+        throw new Error('no ClickHouse layer requested');
+      },
+      print: () => undefined,
+    });
+    const byLayer = Object.fromEntries(report.layers.map((l) => [l.layer, l]));
+    expect(byLayer['clickstream.raw']).toMatchObject({ verdict: 'exact', observed: 2 });
+    expect(byLayer['events.valid']).toMatchObject({
+      verdict: 'inexact',
+      missing: { count: 1, examples: [{ seq: 1 }] },
+      differing: { count: 0 },
+    });
+    // The lost event's ingest time is unknown, so the late layer cannot be exact (it was, before raw decided).
+    expect(byLayer['events.late']?.verdict).toBe('unknown');
+    expect(byLayer['events.late']?.notes.join()).toContain(
+      '1 acknowledged event(s) not (yet) in events.valid',
+    );
+  });
+});
