@@ -188,7 +188,8 @@ export async function runFault(
     restore =
       fault.action === 'sigstop'
         ? async () => void process.kill(pid, 'SIGCONT')
-        : async () => void (await stack(deps, 'restart', 'flink-taskmanager'));
+        : // `up` starts what is missing (as infra/flink's TaskManager-kill test does); the jobs restore from checkpoints.
+          async () => void (await stack(deps, 'up'));
   } else if (fault.target === 'gatekeeper' || fault.target === 'loader') {
     const app = fault.target;
     const pid = await appPid(deps, app);

@@ -45,6 +45,15 @@ export function utcStamp(ms: number): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
+/**
+ * Sends awaiting their delivery report, at most: half a second of load. The ledger has send times, not
+ * ack times; with so little in flight the generator waits as soon as acks stop, so a stall of the
+ * acks shows as the same gap in acked send times (the write pause), not hidden behind a deep buffer.
+ */
+export function maxInFlight(rate: number): number {
+  return Math.max(100, Math.ceil(rate / 2));
+}
+
 /** Starts the seeded generator; it runs until SIGTERM (it then flushes and writes its ledger) or `maxS`. */
 export function startLoad(
   deps: RunDeps,
@@ -63,6 +72,8 @@ export function startLoad(
       String(o.rate),
       '--duration',
       `${o.maxS}s`,
+      '--max-in-flight',
+      String(maxInFlight(o.rate)),
       '--results-dir',
       deps.resultsDir,
       '--log-level',
@@ -132,6 +143,7 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
     kind: e.kind,
     summary: e.summary,
     settings: e,
+    generator_max_in_flight: maxInFlight(e.rate),
     seed: s.seed,
     repeat: s.repeat,
     of: s.of,
