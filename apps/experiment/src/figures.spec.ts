@@ -14,11 +14,12 @@ describe('buildTimeline', () => {
 });
 
 describe('phasesOf', () => {
-  it('ends "during" at recovery, or at the end of the load when freshness never recovered', () => {
-    expect(phasesOf(0, 50, 60, 75, 200).map((p) => [p.name, p.fromS, p.toS])).toEqual([
+  it('ends "during" at recovery (at least 30 s after the fault), or at the end of the load when freshness never recovered', () => {
+    expect(phasesOf(0, 50, 51, 51, 200)[1]).toEqual({ name: 'during', fromS: 50, toS: 80 });
+    expect(phasesOf(0, 50, 60, 95, 200).map((p) => [p.name, p.fromS, p.toS])).toEqual([
       ['before', 10, 50],
-      ['during', 50, 75],
-      ['after', 75, 200],
+      ['during', 50, 95],
+      ['after', 95, 200],
     ]);
     expect(phasesOf(0, 50, 60, null, 200)[1]).toEqual({ name: 'during', fromS: 50, toS: 200 });
   });

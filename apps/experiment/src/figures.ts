@@ -58,6 +58,9 @@ export function buildTimeline(
   return rows;
 }
 
+/** The shortest "during": probe events sent around a quick fault are seen up to tens of seconds later. */
+export const MIN_DURING_S = 30;
+
 export function phasesOf(
   loadStartS: number,
   faultS: number,
@@ -65,7 +68,7 @@ export function phasesOf(
   recoveredS: number | null,
   endS: number,
 ): Phase[] {
-  const duringEnd = Math.min(endS, Math.max(restoredS, recoveredS ?? endS));
+  const duringEnd = Math.min(endS, Math.max(restoredS, recoveredS ?? endS, faultS + MIN_DURING_S));
   return [
     { name: 'before', fromS: Math.min(faultS, loadStartS + WARMUP_S), toS: faultS },
     { name: 'during', fromS: faultS, toS: duringEnd },

@@ -176,11 +176,14 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
   });
   const loadStartMs = Date.now();
   let fault: FaultRecord | null = null;
-  let generatorExit: number;
+  let generatorExit = -1;
   try {
     await deps.sleep(e.baselineS * 1000);
     fault = await runFault(deps, e.fault, deps.setPendingRestore);
     await deps.sleep(e.afterS * 1000);
+  } catch (err) {
+    write({ status: 'failed', error: err instanceof Error ? err.message : String(err) });
+    throw err;
   } finally {
     load.child.kill('SIGTERM');
     generatorExit = await load.exited;

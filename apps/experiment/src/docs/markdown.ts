@@ -143,7 +143,7 @@ export function generatedSection(sections: readonly string[], missing: readonly 
     `Write pause: the longest gap between consecutive acknowledged sends in the run's ledger (send times; the generator keeps at most`,
     `half a second of load awaiting acks, so a stall of the acks shows as a gap of the same length). Freshness: the probe's`,
     `probe_freshness_seconds histogram per layer, p50/p99 of the probe events seen in each phase (before the fault; from the fault until`,
-    `every layer's newest-seen age is back under the ${SLO_S} s SLO for 15 s; after that, until the load stops). Time to page: the first`,
+    `every layer's newest-seen age is back under the ${SLO_S} s SLO for 15 s, at least 30 s; after that, until the load stops). Time to page: the first`,
     `page-severity notification in results/pages/pages.jsonl after the fault. Verdict: tools/reconcile-wait after the load (bounded).`,
     '',
   ];
