@@ -146,7 +146,13 @@ const OPTIONS = {
     flag: '--poison-contract-ratio',
     env: 'GENERATOR_POISON_CONTRACT_RATIO',
     default: '0.004',
-    help: 'share of sends that decode but break the contract',
+    help: 'share of sends that decode but break the contract (7 reasons, in turn)',
+  },
+  poisonMalformedRatio: {
+    flag: '--poison-malformed-ratio',
+    env: 'GENERATOR_POISON_MALFORMED_RATIO',
+    default: '0.002',
+    help: 'share of sends that are empty, oversized, have trailing bytes or a malformed body (in turn)',
   },
   maxDupDelay: {
     flag: '--max-dup-delay',
@@ -265,6 +271,7 @@ const ConfigSchema = z.object({
   poisonFingerprintRatio: ratio,
   poisonMagicRatio: ratio,
   poisonContractRatio: ratio,
+  poisonMalformedRatio: ratio,
   maxDupDelay: duration,
   dedupTtl: duration,
   v1Share: ratio,
@@ -322,13 +329,14 @@ export function parseConfig(
     poison_unknown_fingerprint: c.poisonFingerprintRatio,
     poison_bad_magic: c.poisonMagicRatio,
     poison_contract: c.poisonContractRatio,
+    poison_malformed: c.poisonMalformedRatio,
     lateness_edge: c.edgeRatio,
     session_merge: c.mergeRatio,
   };
   const sum = Object.values(ratios).reduce((a: number, b) => a + (b ?? 0), 0);
   if (sum > 1)
     fail(
-      'fault ratios (--dup-ratio ... --poison-contract-ratio)',
+      'fault ratios (--dup-ratio ... --poison-malformed-ratio)',
       Number(sum.toFixed(6)),
       'ratios that sum to at most 1',
     );

@@ -15,6 +15,7 @@ export const POISON_FAULTS = [
   'poison_unknown_fingerprint',
   'poison_bad_magic',
   'poison_contract',
+  'poison_malformed',
 ] as const satisfies readonly FaultKind[];
 export type PoisonFault = (typeof POISON_FAULTS)[number];
 
@@ -47,7 +48,7 @@ export class FaultPlan {
     const fresh = FRESH_FAULTS.map((f) => [f, (ratios[f] ?? 0) / (1 - dup)] as const);
     const faulty = fresh.reduce((a, [, w]) => a + w, 0);
     this.weights = [['none', Math.max(0, 1 - faulty)], ...fresh];
-    const validShare = 1 - POISON_FAULTS.reduce((a, f) => a + ratios[f] / (1 - dup), 0);
+    const validShare = 1 - POISON_FAULTS.reduce((a, f) => a + (ratios[f] ?? 0) / (1 - dup), 0);
     this.duplicateProbability = dup === 0 ? 0 : dup / (1 - dup) / validShare;
     if (!(this.duplicateProbability <= 1)) {
       throw new RangeError(

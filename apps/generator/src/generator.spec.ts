@@ -4,6 +4,7 @@ import * as path from 'path';
 import {
   HEADERS,
   LedgerRowSchema,
+  REJECT_REASONS,
   decodeEvent,
   timeliness,
   type LedgerRow,
@@ -11,6 +12,7 @@ import {
 import { readLedgerSync, readManifest } from '@clickstream/ledger';
 import { capturingSink, options, RATIOS, silentLogger } from '../test/helpers';
 import { run, type RunOptions } from './run';
+import { MALFORMATIONS, type Malformation } from './poison';
 import type { SinkRecord } from './sink';
 
 jest.setTimeout(120_000);
@@ -208,6 +210,9 @@ describe('a seeded dry run', () => {
     );
     expect([...reasons].sort()).toEqual([
       'absurd_event_time',
+      'invalid_field',
+      'invalid_quantity',
+      'missing_amount',
       'missing_product',
       'negative_amount',
       'unknown_currency',
@@ -219,6 +224,28 @@ describe('a seeded dry run', () => {
       ),
     ).toBe(true);
     expect(random.every((r) => r.key === null && r.event_id === null)).toBe(true);
+  });
+
+  it('produces every reason of the closed list, as the front door decodes each poison body', () => {
+    const decoded = new Map<string, number>();
+    for (const row of d.rows) {
+      if (row.expected_fate !== 'poison') continue;
+      const rec = d.records[row.seq]!;
+      const res = decodeEvent(rec.value, { ingestTime: rec.timestamp });
+      const got = res.ok ? 'valid' : res.reason;
+      decoded.set(got, (decoded.get(got) ?? 0) + 1);
+    }
+    expect([...decoded.keys()].sort()).toEqual([...REJECT_REASONS].sort());
+    // Empty means zero bytes, not null: the record is produced with an empty value.
+    const empty = d.rows.filter((r) => r.expected_reason === 'empty');
+    expect(empty.every((r) => d.records[r.seq]!.value.length === 0 && r.event_id === null)).toBe(
+      true,
+    );
+    expect(
+      d.rows
+        .filter((r) => r.fault === 'poison_malformed')
+        .every((r) => MALFORMATIONS.includes(r.expected_reason as Malformation)),
+    ).toBe(true);
   });
 
   it('mixes schema versions: some valid events in v1, most in v2', () => {

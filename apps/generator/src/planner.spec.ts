@@ -14,6 +14,7 @@ const ratiosArb: fc.Arbitrary<FaultRatios> = fc.record({
   poison_unknown_fingerprint: ratioArb,
   poison_bad_magic: ratioArb,
   poison_contract: ratioArb,
+  poison_malformed: ratioArb,
 });
 
 describe('Planner (property)', () => {

@@ -24,12 +24,15 @@ import { PendingDuplicates } from './pending';
 import { plannedRow, type PlannedRow, type PlannedSend } from './planned';
 import {
   CONTRACT_BREAKS,
+  MALFORMATIONS,
   badMagicPoison,
   breakContract,
+  malformedPoison,
   randomBytesPoison,
   truncatedPoison,
   unknownFingerprintPoison,
   type ContractBreak,
+  type Malformation,
 } from './poison';
 import { Prng } from './prng';
 import { Storefront, type Draft } from './storefront';
@@ -64,6 +67,12 @@ export class Planner {
   private readonly poisonPrng: Prng;
   private readonly pending = new PendingDuplicates();
   private readonly merges = new MergeQueue();
+  /**
+   * Contract breaks and malformations are taken in turn, not drawn: a run with at least 7
+   * poison_contract and 4 poison_malformed sends produces every reason of the closed list.
+   */
+  private contractTurn = 0;
+  private malformedTurn = 0;
 
   constructor(private readonly o: PlannerOptions) {
     this.shop = new Storefront(Prng.stream(o.seed, o.runId, 'shoppers'), {
@@ -323,7 +332,9 @@ export class Planner {
       return this.send(slot, null, randomBytesPoison(p), row);
     }
     if (fault === 'poison_contract') {
-      const kind: ContractBreak = p.pick(CONTRACT_BREAKS);
+      const kind: ContractBreak = CONTRACT_BREAKS[
+        this.contractTurn++ % CONTRACT_BREAKS.length
+      ] as ContractBreak;
       const type = this.contractBaseType(kind);
       const eventTime =
         kind === 'absurd_event_time'
@@ -338,6 +349,20 @@ export class Planner {
     const { event, version } = this.shadowEvent(type, slot.seq, slot.sendTime - p.int(0, 250));
     const encoded = encodeEvent(event, version);
     switch (fault) {
+      case 'poison_malformed': {
+        const kind = MALFORMATIONS[this.malformedTurn++ % MALFORMATIONS.length] as Malformation;
+        const bytes = malformedPoison(kind, encoded, p, slot.sendTime);
+        const row = this.eventRow(event, version, slot.sendTime, fault, 'poison', kind);
+        if (kind === 'empty') {
+          // No event travels in zero bytes: the row names none, like random bytes (the key still routes it).
+          row.event_id = null;
+          row.event_type = null;
+          row.event_time = null;
+          row.amount_cents = null;
+          row.schema_version = null;
+        }
+        return this.send(slot, event.session_id, bytes, row);
+      }
       case 'poison_truncated': {
         const row = this.eventRow(event, version, slot.sendTime, fault, 'poison', 'truncated');
         return this.send(slot, event.session_id, truncatedPoison(encoded, p, slot.sendTime), row);
@@ -365,7 +390,9 @@ export class Planner {
     const p = this.poisonPrng;
     if (kind === 'missing_product')
       return p.pick(['product_view', 'add_to_cart', 'remove_from_cart'] as const);
-    if (kind === 'absurd_event_time')
+    if (kind === 'invalid_quantity') return p.pick(['add_to_cart', 'remove_from_cart'] as const);
+    if (kind === 'missing_amount') return p.pick(['payment_succeeded', 'payment_failed'] as const);
+    if (kind === 'absurd_event_time' || kind === 'invalid_field')
       return p.pick(['page_view', 'product_view', 'checkout_started'] as const);
     return p.pick(['checkout_started', 'payment_succeeded', 'payment_failed'] as const);
   }

@@ -1,6 +1,7 @@
 /** Builds poison: bytes the front door must reject, each with the exact reason decodeEvent gives for them. */
 
 import {
+  MAX_EVENT_BYTES,
   SCHEMA_VERSIONS,
   SINGLE_OBJECT_HEADER_BYTES,
   decodeEvent,
@@ -62,12 +63,65 @@ export function badMagicPoison(encoded: Buffer, prng: Prng): Buffer {
   return bytes;
 }
 
+/**
+ * Bytes that no reader can take as exactly one record, each with its own reason: nothing at all, too
+ * many bytes, a whole record with bytes after it, a body whose first length is negative.
+ */
+export const MALFORMATIONS = [
+  'empty',
+  'oversized',
+  'trailing_bytes',
+  'malformed_body',
+] as const satisfies readonly RejectReason[];
+export type Malformation = (typeof MALFORMATIONS)[number];
+
+/**
+ * Malformed bytes made from a valid encoding. Each is checked with decodeEvent, like the truncated
+ * poison, and the checked construction is used when a random one would not give its reason.
+ */
+export function malformedPoison(
+  kind: Malformation,
+  encoded: Buffer,
+  prng: Prng,
+  ingestTime: number,
+): Buffer {
+  const gives = (bytes: Buffer): boolean => {
+    const result = decodeEvent(bytes, { ingestTime });
+    return !result.ok && result.reason === kind;
+  };
+  switch (kind) {
+    case 'empty':
+      return Buffer.alloc(0);
+    case 'oversized':
+      // A valid record padded past the limit: the size alone decides, before any byte is read.
+      return Buffer.concat([
+        encoded,
+        Buffer.alloc(MAX_EVENT_BYTES + 1 - encoded.length + prng.int(0, 1024)),
+      ]);
+    case 'trailing_bytes': {
+      const bytes = Buffer.concat([encoded, prng.bytes(prng.int(1, 8))]);
+      return gives(bytes) ? bytes : Buffer.concat([encoded, Buffer.from([0])]);
+    }
+    case 'malformed_body': {
+      // The body starts with event_id's length; an odd zigzag varint byte is a negative length.
+      const bytes = Buffer.from(encoded);
+      bytes[HEADER_BYTES] = 2 * prng.int(0, 63) + 1;
+      if (gives(bytes)) return bytes;
+      bytes[HEADER_BYTES] = 0x01;
+      return bytes;
+    }
+  }
+}
+
 /** Contract violations an event can decode with; each breaks exactly one rule, so its reason is certain. */
 export const CONTRACT_BREAKS = [
   'missing_product',
+  'invalid_quantity',
+  'missing_amount',
   'negative_amount',
   'unknown_currency',
   'absurd_event_time',
+  'invalid_field',
 ] as const satisfies readonly RejectReason[];
 export type ContractBreak = (typeof CONTRACT_BREAKS)[number];
 
@@ -75,13 +129,21 @@ const UNKNOWN_CURRENCIES = ['XBT', 'ZZZ', 'eur', 'EURO', 'US$'] as const;
 
 /**
  * Rewrites a well-formed event so that it breaks one rule. The caller builds the base event with a
- * type that the rule applies to (a product event for missing_product, a payment for the amount and
- * currency rules) and an absurd event_time for absurd_event_time.
+ * type that the rule applies to (a product event for missing_product, a cart event for
+ * invalid_quantity, a payment for the amount and currency rules) and an absurd event_time for
+ * absurd_event_time.
  */
 export function breakContract(kind: ContractBreak, event: ClickEvent, prng: Prng): ClickEvent {
   switch (kind) {
     case 'missing_product':
       return { ...event, product_id: null };
+    case 'invalid_quantity':
+      return { ...event, quantity: -prng.int(0, 3) };
+    case 'missing_amount':
+      return prng.chance(0.5) ? { ...event, amount_cents: null } : { ...event, currency: null };
+    case 'invalid_field':
+      // A uuid in capitals: the contract has one spelling, because dedup compares strings.
+      return { ...event, event_id: capitalised(event.event_id) };
     case 'negative_amount':
       return { ...event, amount_cents: -prng.int(1, 100_000) };
     case 'unknown_currency':
@@ -89,4 +151,10 @@ export function breakContract(kind: ContractBreak, event: ClickEvent, prng: Prng
     case 'absurd_event_time':
       return event;
   }
+}
+
+/** The uuid in capitals; one without a letter (all digits) gets a trailing character instead. */
+function capitalised(uuid: string): string {
+  const upper = uuid.toUpperCase();
+  return upper === uuid ? `${uuid}0` : upper;
 }

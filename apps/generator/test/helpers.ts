@@ -14,6 +14,7 @@ export const RATIOS: FaultRatios = {
   poison_unknown_fingerprint: 0.01,
   poison_bad_magic: 0.01,
   poison_contract: 0.02,
+  poison_malformed: 0.01,
 };
 
 export function options(over: Partial<RunOptions> & { resultsDir: string }): RunOptions {

@@ -15,6 +15,7 @@ export const FAULT_KINDS = [
   'poison_bad_magic',
   'poison_contract', // decodes, but breaks the contract (see expected_reason)
   'lateness_edge', // event_time within 50 ms of the lateness bound L behind the send, either side
+  'poison_malformed', // bytes no reader can take as one record: empty, oversized, trailing bytes or a malformed body (see expected_reason)
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

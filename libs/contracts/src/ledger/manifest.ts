@@ -1,7 +1,7 @@
 /** The run manifest: how a generator run was configured and what it achieved, written beside its ledger. */
 
 import { z } from 'zod';
-import { FAULT_KINDS } from './ledger';
+import type { FaultKind } from './ledger';
 
 const ratio = z.number().min(0).max(1);
 
@@ -21,7 +21,27 @@ export const FaultRatiosSchema = z.object({
    * the bridging one is recorded as out_of_order). Absent in older manifests (read as 0).
    */
   session_merge: ratio.optional(),
+  /** Issue #11: share of poison_malformed sends. Absent in older manifests (read as 0). */
+  poison_malformed: ratio.optional(),
 });
+
+const count = z.number().int().nonnegative();
+
+/** Sends per fault kind, every kind named; a kind added later is optional, so older manifests still read. */
+export const ByFaultSchema = z.object({
+  none: count,
+  duplicate: count,
+  out_of_order: count,
+  late: count,
+  poison_random_bytes: count,
+  poison_truncated: count,
+  poison_unknown_fingerprint: count,
+  poison_bad_magic: count,
+  poison_contract: count,
+  lateness_edge: count,
+  /** Issue #11; absent in manifests written before it. */
+  poison_malformed: count.optional(),
+}) satisfies z.ZodType<Partial<Record<FaultKind, number>>>;
 export type FaultRatios = z.infer<typeof FaultRatiosSchema>;
 
 export const RunManifestSchema = z.object({
@@ -55,8 +75,12 @@ export const RunManifestSchema = z.object({
     acked: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),
     not_sent: z.number().int().nonnegative(),
-    by_fault: z.record(z.enum(FAULT_KINDS), z.number().int().nonnegative()),
+    by_fault: ByFaultSchema,
   }),
   ledger_file: z.string(),
 });
 export type RunManifest = z.infer<typeof RunManifestSchema>;
+
+// Compile-time check: every fault kind is a key of by_fault (a new kind must be added there).
+const everyFaultKind: Record<FaultKind, unknown> = ByFaultSchema.shape;
+void everyFaultKind;
