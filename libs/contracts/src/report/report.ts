@@ -40,7 +40,11 @@ export const LayerReportSchema = z.object({
   duplicated: EvidenceSchema,
   /** Unknown seq, or poison that leaked into a valid layer. */
   unexpected: EvidenceSchema,
-  /** Aggregate layers: rows whose values differ from the ledger's (key, expected, observed). */
+  /**
+   * Rows or records present but not as promised: aggregate rows whose values differ (key, expected,
+   * observed); dead letters with another reason; valid records and dead letters that break a
+   * per-record promise against their raw record (seq, field, expected, observed). Null: not checked.
+   */
   differing: EvidenceSchema.nullable(),
   /** Why the verdict is unknown, or anything worth reading (e.g. unmerged duplicates in ClickHouse). */
   notes: z.array(z.string()),
