@@ -6,12 +6,11 @@ import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -37,7 +36,7 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   public static final long GAP_MS = 30_000;
   public static final String PAYMENT_SUCCEEDED = "payment_succeeded";
 
-  /** One session of the key. A Flink POJO. */
+  /** One session of the key; in state through {@link SessionListSerializer}. */
   public static class Session {
     public long start;
     public long end;
@@ -53,7 +52,7 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   }
 
   private final AggregateSettings settings;
-  /** All sessions of the key, sorted by start (a list typed explicitly, so Flink serializes it without Kryo). */
+  /** All sessions of the key, sorted by start; {@link SessionListSerializer} (no Kryo, no reflection). */
   private transient ValueState<List<Session>> state;
   private transient Counter retractions;
   private transient Counter corrections;
@@ -81,8 +80,7 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
 
   @Override
   public void open(OpenContext openContext) {
-    TypeInformation<List<Session>> type = Types.LIST(Types.POJO(Session.class));
-    state = getRuntimeContext().getState(new ValueStateDescriptor<>("sessions", type));
+    state = getRuntimeContext().getState(new ValueStateDescriptor<>("sessions", SessionListSerializer.INSTANCE));
     retractions = getRuntimeContext().getMetricGroup().counter("session_retractions");
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
     rows = getRuntimeContext().getMetricGroup().counter("session_rows_out");
@@ -93,6 +91,9 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     if (e.isProbe()) return;
     List<Session> all = state.value();
     if (all == null) all = new ArrayList<>();
+    // A dirty session means an emit tick is pending (every tick emits all of them), so none is registered below.
+    boolean tickPending = false;
+    for (Session s : all) tickPending |= s.dirty;
     long t = e.eventTime;
     Session merged = new Session();
     merged.start = t;
@@ -132,10 +133,40 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     all.sort(Comparator.comparingLong(s -> s.start));
     state.update(all);
 
+    registerTimers(merged, touched, all, ctx.timerService(), now, tickPending);
+  }
+
+  /**
+   * Timers of a changed session, at most one event-time and one processing-time registration per event (the job used to
+   * make three per event: finality, retention and tick, each a RocksDB write, and each stale one fired later for a state
+   * read). Invariants: a session that is not final has a timer at {@link #finalAt}; a final one gets its retention timer
+   * when that timer fires ({@link #onTimer}); a dirty session has an emit tick pending.
+   */
+  private void registerTimers(Session merged, List<Session> touched, List<Session> all, TimerService timers, long now,
+      boolean tickPending) {
     long fin = finalAt(merged);
-    ctx.timerService().registerEventTimeTimer(fin);
-    ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
-    ctx.timerService().registerProcessingTimeTimer(settings.nextEmitTick(now));
+    // A touched session that is not final yet and ends where the merged one ends has that timer pending already. A final
+    // one had it fire: register again (it fires at the next watermark, which emits the correction as final).
+    boolean finPending = false;
+    for (Session s : touched) finPending |= !s.finalEmitted && finalAt(s) == fin;
+    if (!finPending) timers.registerEventTimeTimer(fin);
+    // The pending finality timers of touched sessions that no longer end there would fire for nothing: drop them, unless
+    // another timer of this key is due at the same instant (a finality or retention timer of another session).
+    for (Session s : touched) {
+      long old = finalAt(s);
+      if (s.finalEmitted || old == fin || dueAt(all, old)) continue;
+      timers.deleteEventTimeTimer(old);
+    }
+    if (!tickPending) timers.registerProcessingTimeTimer(settings.nextEmitTick(now));
+  }
+
+  /** Whether a session of the list has its finality or retention timer at {@code timestamp}. */
+  private boolean dueAt(List<Session> all, long timestamp) {
+    for (Session s : all) {
+      long fin = finalAt(s);
+      if (fin == timestamp || fin + settings.retentionMs == timestamp) return true;
+    }
+    return false;
   }
 
   @Override
@@ -152,6 +183,10 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
         expired.add(s);
         changed = true;
         continue;
+      }
+      // Its finality timer: from now on the session waits only for its retention timer (or a change moves fin).
+      if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp == fin) {
+        ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
       }
       boolean isFinal = s.finalEmitted || watermark >= fin;
       // Emit tick: every changed session. Watermark timer: only sessions that became final (or changed once final).
