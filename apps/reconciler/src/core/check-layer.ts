@@ -45,10 +45,7 @@ export function checkLayer(input: LayerCheckInput): LayerReport {
   const unexpected = new EvidenceCollector(limit);
   const fidelity = c.records !== undefined && c.records.kind !== 'raw' ? c.records : null;
   const differing = kind === 'dlq' || fidelity !== null ? new EvidenceCollector(limit) : null;
-  if (c.unexpected !== undefined && c.unexpected.count > 0) {
-    for (const e of c.unexpected.examples) unexpected.add(e, 0);
-    unexpected.count += c.unexpected.count;
-  }
+  if (c.unexpected !== undefined) unexpected.addEvidence(c.unexpected);
   countRecords(kind, ledger, need, c, counts, unexpected, differing);
   const fidelityNotes: string[] = [];
   if (fidelity !== null && differing !== null) {

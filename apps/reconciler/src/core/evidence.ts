@@ -16,6 +16,15 @@ export class EvidenceCollector {
     if (this.examples.length < this.limit) this.examples.push(example);
   }
 
+  /** Takes in evidence an adapter condensed already (its count, its examples up to the limit). */
+  addEvidence(e: Evidence): void {
+    this.count += e.count;
+    for (const example of e.examples) {
+      if (this.examples.length >= this.limit) break;
+      this.examples.push(example);
+    }
+  }
+
   toEvidence(): Evidence {
     return { count: this.count, examples: this.examples };
   }
