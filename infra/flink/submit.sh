@@ -4,7 +4,8 @@
 #        infra/flink/submit.sh --cancel <job-name>       (cancels every live job with that name)
 # Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
 #      FLINK_SAVEPOINT=<dir> (start from this canonical savepoint instead; it restores into any state backend),
-#      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait).
+#      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait),
+#      FLINK_WINDOWS_JAR (another build of the windows job, e.g. an older commit's, for a before/after benchmark).
 # Prints the job id as the last line of stdout. No JVM is started here: only curl and python3.
 set -euo pipefail
 FLINK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,7 +22,7 @@ BOOTSTRAP=${KAFKA_BOOTSTRAP:-127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092}
 job_jar() {
   case $1 in
     clean) printf '%s' "$FLINK_DIR/jobs/clean/target/clean-job.jar" ;;
-    windows) printf '%s' "$FLINK_DIR/jobs/windows/target/windows-job.jar" ;;
+    windows) printf '%s' "${FLINK_WINDOWS_JAR:-$FLINK_DIR/jobs/windows/target/windows-job.jar}" ;;
     *) return 1 ;;
   esac
 }

@@ -4,7 +4,9 @@
  * job's checkpointed state size and the TaskManager's CPU with the job running minus an idle baseline.
  * Writes results/bench/flink-windows.json (and appends to flink-windows-runs.jsonl).
  * Env: BENCH_RATE (events/s, default 1000), BENCH_SECONDS (measured, default 90), BENCH_WARMUP_SECONDS (default 20),
- *      BENCH_BASELINE_SECONDS (TaskManager CPU before the job starts, default 20).
+ *      BENCH_BASELINE_SECONDS (TaskManager CPU before the job starts, default 20),
+ *      BENCH_JOB_ARGS (extra program args of the job, space-separated, e.g. "--state-backend hashmap"),
+ *      FLINK_WINDOWS_JAR (another build of the job, read by submit.sh: a before/after comparison).
  */
 
 import * as fs from 'fs';
@@ -63,14 +65,17 @@ function cpuSeconds(pid: number, file = `/proc/${pid}/stat`): number {
 /** The windows job's task threads (Linux truncates thread names to 15 characters). */
 const TASK_THREAD_NAMES = ['Source: windows', '10 s tumbling w', '30 s gap sessio'];
 
-/** Thread id -> utime + stime (s) of the TaskManager's threads that carry one of the windows job's task names. */
-function taskThreadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
+/** Thread id -> name and utime + stime (s) of the TaskManager's threads that carry one of the windows job's task names. */
+function taskThreadCpu(pid: number): Map<string, { name: string; cpu: number }> {
+  const out = new Map<string, { name: string; cpu: number }>();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       if (TASK_THREAD_NAMES.includes(comm))
-        out.set(tid, cpuSeconds(Number(pid), `/proc/${pid}/task/${tid}/stat`));
+        out.set(tid, {
+          name: comm,
+          cpu: cpuSeconds(Number(pid), `/proc/${pid}/task/${tid}/stat`),
+        });
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -100,6 +105,7 @@ async function main(): Promise<void> {
   const seconds = intEnv('BENCH_SECONDS', 90);
   const warmup = intEnv('BENCH_WARMUP_SECONDS', 20);
   const baselineSeconds = intEnv('BENCH_BASELINE_SECONDS', 20);
+  const jobArgs = (process.env.BENCH_JOB_ARGS ?? '').split(' ').filter((a) => a !== '');
   const run = freshWindowsRun('wbench');
   const runId = `bench-${run.id}`;
   const tmPid = Number(
@@ -119,7 +125,7 @@ async function main(): Promise<void> {
 
     // Threads of a windows job that runs already (production) are not this job's.
     const otherThreads = new Set(taskThreadCpu(tmPid).keys());
-    const jobId = await submitWindows(run);
+    const jobId = await submitWindows(run, jobArgs);
     const consumer = runAtLeastOnceConsumer({
       client: clusterOptions('flink-bench-consumer'),
       groupId: `flink-bench-${run.id}`,
@@ -153,7 +159,7 @@ async function main(): Promise<void> {
     const end = measureFrom + seconds * 1000;
     let sent = 0;
     let cpuAtMeasure = 0;
-    let threadsAtMeasure = new Map<string, number>();
+    let threadsAtMeasure = new Map<string, { name: string; cpu: number }>();
     let checkpointAtEnd: CheckpointStats | null = null;
     for (let tick = 0; Date.now() < end; tick++) {
       const now = Date.now();
@@ -206,8 +212,13 @@ async function main(): Promise<void> {
     }
     const cpuMeasured = cpuSeconds(tmPid) - cpuAtMeasure;
     let taskCpu = 0;
-    for (const [tid, cpu] of taskThreadCpu(tmPid))
-      if (!otherThreads.has(tid)) taskCpu += cpu - (threadsAtMeasure.get(tid) ?? 0);
+    const perThread: Record<string, number> = {};
+    for (const [tid, { name, cpu }] of taskThreadCpu(tmPid)) {
+      if (otherThreads.has(tid)) continue;
+      const used = cpu - (threadsAtMeasure.get(tid)?.cpu ?? 0);
+      taskCpu += used;
+      perThread[name] = (perThread[name] ?? 0) + used;
+    }
     const measuredSeconds = (Date.now() - measureFrom) / 1000;
     checkpointAtEnd = await rest<CheckpointStats>(`/jobs/${jobId}/checkpoints`);
     await producer.close();
@@ -233,6 +244,8 @@ async function main(): Promise<void> {
         baselineSeconds,
         latenessMs: 5000,
         checkpointIntervalMs: 5000,
+        jobArgs,
+        jar: process.env.FLINK_WINDOWS_JAR ?? 'infra/flink/jobs/windows/target/windows-job.jar',
       },
       sent,
       windowRows,
@@ -252,6 +265,12 @@ async function main(): Promise<void> {
         // The job's three task threads only: no Kafka client I/O threads, GC, JIT or async checkpoint threads.
         taskThreadCoresPer1kEventsPerS:
           Math.round(((taskCpu / measuredSeconds) * 1000 * 1000) / rate) / 1000,
+        perTaskThreadCoresPer1kEventsPerS: Object.fromEntries(
+          Object.entries(perThread).map(([name, used]) => [
+            name,
+            Math.round(((used / measuredSeconds) * 1000 * 1000) / rate) / 1000,
+          ]),
+        ),
       },
       machine: {
         cpus: os.cpus().length,

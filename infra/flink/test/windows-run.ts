@@ -62,8 +62,11 @@ export async function dropWindowsRun(r: WindowsRun): Promise<void> {
   fs.rmSync(r.checkpointDir, { recursive: true, force: true });
 }
 
-/** Submits (or resumes from the newest retained checkpoint) the windows job of this run; resolves to the job id. */
-export async function submitWindows(r: WindowsRun): Promise<string> {
+/**
+ * Submits (or resumes from the newest retained checkpoint) the windows job of this run; resolves to the job id.
+ * `extraArgs` (program args such as `--state-backend hashmap`) come last and override the ones here.
+ */
+export async function submitWindows(r: WindowsRun, extraArgs: string[] = []): Promise<string> {
   const args = [
     path.join(repoRoot(), 'infra/flink/submit.sh'),
     'windows',
@@ -87,6 +90,7 @@ export async function submitWindows(r: WindowsRun): Promise<string> {
     process.env.FLINK_TEST_PARALLELISM ?? '1',
     '--starting-offsets',
     'earliest',
+    ...extraArgs,
   ];
   const { stdout } = await run('bash', args, { timeout: 300000 });
   const jobId = stdout.trim().split('\n').pop() ?? '';
