@@ -1,11 +1,15 @@
 package shop.clickstream.flink.windows;
 
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
 /**
  * One events.clean record: the original Kafka key, value bytes, headers and partition (re-emitted unchanged on
  * events.late) plus the decoded fields that lateness, windows and sessions need.
  *
- * <p>A Flink POJO (public fields, no-arg constructor) so that it is serialized without Kryo.
+ * <p>Public fields and a no-arg constructor; between tasks it travels through {@link CleanEventSerializer} (named by
+ * the annotation, so every operator of the job uses it), not Kryo and not Flink's reflective POJO serializer.
  */
+@TypeInfo(CleanEventSerializer.TypeInfoFactoryImpl.class)
 public class CleanEvent {
   // Kafka record as read from events.clean.
   public byte[] key;

@@ -112,9 +112,7 @@ public final class SessionListSerializer extends TypeSerializerSingleton<List<Se
 
   @Override
   public void copy(DataInputView in, DataOutputView out) throws IOException {
-    int n = in.readInt();
-    out.writeInt(n);
-    out.write(in, n * (5 * Long.BYTES + 1));
+    serialize(deserialize(in), out);
   }
 
   @Override

@@ -33,7 +33,7 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
 
   public static final long WINDOW_MS = 10_000;
 
-  /** Per-key aggregate and emission bookkeeping. A Flink POJO. */
+  /** Per-key aggregate and emission bookkeeping; in state through {@link WindowAccSerializer}. */
   public static class Acc {
     public String runId;
     public long windowStart;
@@ -75,7 +75,7 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
 
   @Override
   public void open(OpenContext openContext) {
-    acc = getRuntimeContext().getState(new ValueStateDescriptor<>("window", Types.POJO(Acc.class)));
+    acc = getRuntimeContext().getState(new ValueStateDescriptor<>("window", WindowAccSerializer.INSTANCE));
     sessions = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sessions", Types.STRING, Types.BOOLEAN));
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
     rows = getRuntimeContext().getMetricGroup().counter("window_rows_out");

@@ -40,6 +40,12 @@ public final class WindowsJob {
         + " {} ms and still recover its open transactions", c.jobName, c.latenessMs, c.outOfOrdernessMs, c.idlenessMs,
         c.stateRetentionMs, c.maxDowntimeMs());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfiguration(c));
+    pipeline(env, c);
+    env.execute(c.jobName);
+  }
+
+  /** Builds the job's dataflow into {@code env} (separate from {@link #main} so that a test can inspect the graph). */
+  static void pipeline(StreamExecutionEnvironment env, WindowsJobConfig c) {
     env.setParallelism(c.parallelism);
     // No defensive copy of every record between chained operators (source -> lateness -> late sink, each aggregator ->
     // its sink): no function here keeps or changes a record after passing it on (issue #16, docs/FLINK.md).
@@ -77,8 +83,6 @@ public final class WindowsJob {
         .sinkTo(sink(c, c.sessionsTopic, new Serializers.Sessions(c.sessionsTopic)))
         .uid("sessions-sink")
         .name("sink: " + c.sessionsTopic);
-
-    env.execute(c.jobName);
   }
 
   static WatermarkStrategy<CleanEvent> watermarks(WindowsJobConfig c) {

@@ -1,0 +1,115 @@
+package shop.clickstream.flink.windows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-written state serializers: round trips, and state written by the reflective POJO serializers the job used
+ * before restoring into them (a running job's retained checkpoint must stay usable). Only the heap backend is available
+ * to these tests; RocksDB runs the same migration on restore (docs/FLINK.md, "State serializers").
+ */
+class StateMigrationTest {
+  private static final AggregateSettings SETTINGS = new AggregateSettings(5_000, 1_000, 60_000);
+
+  static KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> windows(
+      KeyedProcessFunction<String, CleanEvent, WindowRow> f, OperatorSubtaskState restore) throws Exception {
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), WindowAggregator.keySelector(),
+        Types.STRING);
+    h.setup();
+    if (restore != null) h.initializeState(restore);
+    h.open();
+    return h;
+  }
+
+  static String drain(KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> h) {
+    List<WindowRow> rows = new ArrayList<>(h.extractOutputValues());
+    h.getOutput().clear();
+    return rows.stream().map(WindowRow::toString).sorted().toList().toString();
+  }
+
+  @Test
+  void windowStateOfThePojoSerializerRestoresAndCarriesOn() throws Exception {
+    OperatorSubtaskState old;
+    String expected;
+    try (var h = windows(new LegacyWindowAggregator(SETTINGS), null)) {
+      h.processElement(Events.rec(Events.view("s1", 10_100)));
+      h.processElement(Events.rec(Events.pay("s2", 10_200, 250)));
+      h.setProcessingTime(1_000);
+      drain(h);
+      h.processElement(Events.rec(Events.view("s1", 12_000)));
+      old = h.snapshot(1L, 1_000);
+      h.processElement(Events.rec(Events.view("s3", 15_000)));
+      h.setProcessingTime(2_000);
+      h.processWatermark(new Watermark(20_000 + 5_000 - 1));
+      expected = drain(h);
+    }
+    try (var h = windows(new WindowAggregator(SETTINGS), old)) {
+      h.setProcessingTime(1_000);
+      h.processElement(Events.rec(Events.view("s3", 15_000)));
+      h.setProcessingTime(2_000);
+      h.processWatermark(new Watermark(20_000 + 5_000 - 1));
+      String rows = drain(h);
+      assertEquals(expected, rows);
+      assertEquals("[run-test|10000|page_view n=3 sum=0 sessions=2 v=2, run-test|10000|page_view n=3 sum=0 sessions=2 v=3"
+          + " final, run-test|10000|payment_succeeded n=1 sum=250 sessions=1 v=2 final]", rows);
+    }
+  }
+
+  @Test
+  void sessionListRoundTrip() throws Exception {
+    SessionAggregator.Session s = new SessionAggregator.Session();
+    s.start = -5;
+    s.end = Long.MAX_VALUE;
+    s.eventCount = 3;
+    s.revenueCents = 1_234;
+    s.converted = true;
+    s.version = 7;
+    s.finalEmitted = false;
+    s.dirty = true;
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    SessionListSerializer.INSTANCE.serialize(List.of(s, new SessionAggregator.Session()), out);
+    DataOutputSerializer copied = new DataOutputSerializer(64);
+    SessionListSerializer.INSTANCE.copy(new DataInputDeserializer(out.getCopyOfBuffer()), copied);
+    DataInputDeserializer in = new DataInputDeserializer(copied.getCopyOfBuffer());
+    List<SessionAggregator.Session> back = SessionListSerializer.INSTANCE.deserialize(in);
+    assertEquals(0, in.available());
+    assertEquals(2, back.size());
+    SessionAggregator.Session b = back.get(0);
+    assertEquals(List.of(-5L, Long.MAX_VALUE, 3L, 1_234L, 7L), List.of(b.start, b.end, b.eventCount, b.revenueCents, b.version));
+    assertEquals(List.of(true, false, true), List.of(b.converted, b.finalEmitted, b.dirty));
+    SessionAggregator.Session c = SessionListSerializer.INSTANCE.copy(back).get(0);
+    assertEquals(List.of(-5L, Long.MAX_VALUE, 3L, 1_234L, 7L), List.of(c.start, c.end, c.eventCount, c.revenueCents, c.version));
+  }
+
+  @Test
+  void windowAccRoundTrip() throws Exception {
+    WindowAggregator.Acc a = new WindowAggregator.Acc();
+    a.runId = "run-ü";
+    a.windowStart = -10_000;
+    a.eventType = null;
+    a.eventCount = 9;
+    a.amountCentsSum = 99;
+    a.distinctSessions = 4;
+    a.version = 2;
+    a.finalEmitted = true;
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    WindowAccSerializer.INSTANCE.serialize(a, out);
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    WindowAggregator.Acc b = WindowAccSerializer.INSTANCE.deserialize(in);
+    assertEquals(0, in.available());
+    assertEquals(List.of("run-ü", -10_000L, 9L, 99L, 4L, 2L, true, false),
+        List.of(b.runId, b.windowStart, b.eventCount, b.amountCentsSum, b.distinctSessions, b.version, b.finalEmitted, b.dirty));
+    assertEquals(null, b.eventType);
+  }
+}

@@ -1,0 +1,37 @@
+package shop.clickstream.flink.windows;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.junit.jupiter.api.Test;
+
+/** The job's dataflow as built for submission (no cluster, no Kafka): what travels between tasks and how. */
+class WindowsJobGraphTest {
+  static StreamGraph graph() {
+    WindowsJobConfig c = WindowsJobConfig.parse(new String[] {});
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(WindowsJob.jobConfiguration(c));
+    WindowsJob.pipeline(env, c);
+    return env.getStreamGraph();
+  }
+
+  @Test
+  void eventsCrossTheNetworkThroughTheHandWrittenSerializerAndObjectsAreReused() {
+    StreamGraph g = graph();
+    List<String> aggregators = new ArrayList<>();
+    for (StreamNode n : g.getStreamNodes()) {
+      if (!n.getOperatorName().equals("10 s tumbling windows") && !n.getOperatorName().equals("30 s gap sessions")) continue;
+      TypeSerializer<?>[] in = n.getTypeSerializersIn();
+      assertEquals(1, in.length, n.getOperatorName());
+      assertTrue(in[0] instanceof CleanEventSerializer, n.getOperatorName() + " reads " + in[0]);
+      aggregators.add(n.getOperatorName());
+    }
+    assertEquals(List.of("10 s tumbling windows", "30 s gap sessions"), aggregators.stream().sorted().toList());
+    assertTrue(g.getExecutionConfig().isObjectReuseEnabled());
+  }
+}
