@@ -133,40 +133,23 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     all.sort(Comparator.comparingLong(s -> s.start));
     state.update(all);
 
-    registerTimers(merged, touched, all, ctx.timerService(), now, tickPending);
+    registerTimers(merged, touched, ctx.timerService(), now, tickPending);
   }
 
   /**
-   * Timers of a changed session, at most one event-time and one processing-time registration per event (the job used to
-   * make three per event: finality, retention and tick, each a RocksDB write, and each stale one fired later for a state
-   * read). Invariants: a session that is not final has a timer at {@link #finalAt}; a final one gets its retention timer
-   * when that timer fires ({@link #onTimer}); a dirty session has an emit tick pending.
+   * Timers of a changed session. The job used to register three per event (finality, retention, emit tick), each a
+   * RocksDB write, and each stale one fired later for a state read. Now a growing session registers none: invariants
+   * (kept by {@link #onTimer}): a session that is not final has an event-time timer pending at or before
+   * {@link #finalAt}, which, when it fires early, moves on to the session's finality then; a session gets its
+   * retention timer once the watermark has reached its finality; a dirty session has an emit tick pending.
    */
-  private void registerTimers(Session merged, List<Session> touched, List<Session> all, TimerService timers, long now,
-      boolean tickPending) {
-    long fin = finalAt(merged);
-    // A touched session that is not final yet and ends where the merged one ends has that timer pending already. A final
-    // one had it fire: register again (it fires at the next watermark, which emits the correction as final).
+  private void registerTimers(Session merged, List<Session> touched, TimerService timers, long now, boolean tickPending) {
+    // A touched session that is not final has its timer pending, at or before its finality, so at or before the merged
+    // one's. A correction of a final session registers it again: it fires at the next watermark (emits it as final).
     boolean finPending = false;
-    for (Session s : touched) finPending |= !s.finalEmitted && finalAt(s) == fin;
-    if (!finPending) timers.registerEventTimeTimer(fin);
-    // The pending finality timers of touched sessions that no longer end there would fire for nothing: drop them, unless
-    // another timer of this key is due at the same instant (a finality or retention timer of another session).
-    for (Session s : touched) {
-      long old = finalAt(s);
-      if (s.finalEmitted || old == fin || dueAt(all, old)) continue;
-      timers.deleteEventTimeTimer(old);
-    }
+    for (Session s : touched) finPending |= !s.finalEmitted;
+    if (!finPending || merged.finalEmitted) timers.registerEventTimeTimer(finalAt(merged));
     if (!tickPending) timers.registerProcessingTimeTimer(settings.nextEmitTick(now));
-  }
-
-  /** Whether a session of the list has its finality or retention timer at {@code timestamp}. */
-  private boolean dueAt(List<Session> all, long timestamp) {
-    for (Session s : all) {
-      long fin = finalAt(s);
-      if (fin == timestamp || fin + settings.retentionMs == timestamp) return true;
-    }
-    return false;
   }
 
   @Override
@@ -184,9 +167,10 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
         changed = true;
         continue;
       }
-      // Its finality timer: from now on the session waits only for its retention timer (or a change moves fin).
-      if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp == fin) {
-        ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
+      if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+        // Not final yet: the timer chases the session's finality (registered again if already there: a no-op). Final:
+        // from now on it waits for its retention timer (registered again on later firings: a no-op).
+        ctx.timerService().registerEventTimeTimer(watermark < fin ? fin : fin + settings.retentionMs);
       }
       boolean isFinal = s.finalEmitted || watermark >= fin;
       // Emit tick: every changed session. Watermark timer: only sessions that became final (or changed once final).
