@@ -16,6 +16,8 @@ public final class EventDecoder {
   public static final String SCHEMA_RESOURCE = "/schemas/clickstream-event-v2.avsc";
 
   private final BinaryMessageDecoder<GenericRecord> decoder;
+  /** Decoded into again for every event (Avro reuses its fields); every value is copied out before the next one. */
+  private GenericRecord reuse;
 
   public EventDecoder() {
     this.decoder = new BinaryMessageDecoder<>(GenericData.get(), Schemas.load(SCHEMA_RESOURCE));
@@ -23,7 +25,8 @@ public final class EventDecoder {
 
   /** Fills {@code out}'s decoded fields from {@code value}; throws on bytes that are not a v2 event. */
   public void decodeInto(byte[] value, long recordTimestamp, CleanEvent out) throws IOException {
-    GenericRecord e = decoder.decode(value);
+    GenericRecord e = decoder.decode(value, reuse);
+    reuse = e;
     out.eventId = str(e.get("event_id"));
     out.seq = (Long) e.get("seq");
     out.runId = str(e.get("run_id"));
