@@ -171,10 +171,16 @@ export async function createSyntheticRun(): Promise<SyntheticRun> {
   await produce([
     ...valid.map((row) => {
       const r = placed(row);
+      // A real gatekeeper passes only events whose event_time is near the ingest time.
       return {
         ...recordOf(topics.valid, row),
         partition: r.partition,
-        value: encodeEvent({ ...eventOf(row), ingest_time: r.timestamp }),
+        timestamp: r.timestamp,
+        value: encodeEvent({
+          ...eventOf(row),
+          event_time: r.timestamp - 5,
+          ingest_time: r.timestamp,
+        }),
       };
     }),
     ...poison.map((row) => {
