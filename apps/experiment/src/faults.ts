@@ -128,6 +128,30 @@ async function healthy(port: number): Promise<boolean> {
   }
 }
 
+function firstLine(err: unknown): string {
+  const e = err as { stderr?: string; message?: string };
+  const text = (e.stderr ?? '').trim() || (e.message ?? String(err));
+  return text.split('\n').filter(Boolean).slice(-1)[0] ?? 'failed';
+}
+
+async function retry(
+  deps: StackDeps,
+  step: () => Promise<unknown>,
+  times: number,
+  notes: string[],
+): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await step();
+      return;
+    } catch (err) {
+      notes.push(`attempt ${i}: ${firstLine(err)}`);
+      if (i >= times) throw err;
+      await deps.sleep(5000);
+    }
+  }
+}
+
 /** Waits (bounded) until `check` holds; returns whether it did. */
 async function until(
   deps: StackDeps,
@@ -178,7 +202,18 @@ export async function runFault(
       restore =
         fault.action === 'sigstop'
           ? async () => void process.kill(pid, 'SIGCONT')
-          : async () => void (await stack(deps, 'restart-node', String(node)));
+          : async () => {
+              // On a loaded machine a node can take longer than restart-node's health wait to load its
+              // logs: then `up` (which starts nothing that runs, and waits again) gets two more chances.
+              try {
+                await stack(deps, 'restart-node', String(node));
+              } catch (err) {
+                rec.notes.push(
+                  `restart-node ${node} failed: ${firstLine(err)}; waiting with stack.sh up`,
+                );
+                await retry(deps, () => stack(deps, 'up'), 2, rec.notes);
+              }
+            };
     }
   } else if (fault.target === 'taskmanager') {
     const pid = Number(await stack(deps, 'pid', 'flink-taskmanager'));
