@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { randomUUID } from 'crypto';
-import { HEADERS, decodeEvent, type LedgerRow } from '@clickstream/contracts';
+import { HEADERS, REJECT_REASONS, decodeEvent, type LedgerRow } from '@clickstream/contracts';
 import {
   createIdempotentProducer,
   createTopics,
@@ -138,7 +138,11 @@ describe('generator against the real cluster', () => {
     const rows = readLedgerSync(summary.ledger);
     expect(rows).toHaveLength(5000);
     expect(summary.acked + summary.failed).toBe(5000);
-    expect(new Set(rows.map((r) => r.fault)).size).toBe(9);
+    // Every kind the helper's ratios enable (all but lateness_edge), and every reject reason.
+    expect(new Set(rows.map((r) => r.fault)).size).toBe(10);
+    expect(new Set(rows.map((r) => r.expected_reason).filter((r) => r !== null)).size).toBe(
+      REJECT_REASONS.length,
+    );
 
     const records = await readTopic({ ...client, topic, isolation: 'read_committed' });
     expect(reconcile(rows, records, runId)).toEqual({
