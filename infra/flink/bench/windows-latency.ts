@@ -89,6 +89,18 @@ async function rest<T>(p: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/**
+ * On-time events the job's sessions task has read so far (each aggregator reads every on-time event): the count the
+ * CPU is divided by when the job falls behind the sent rate on a busy machine.
+ */
+async function sessionsRead(jobId: string): Promise<number> {
+  const job = await rest<{ vertices: { name: string; metrics: Record<string, number> }[] }>(
+    `/jobs/${jobId}`,
+  );
+  const v = job.vertices.find((x) => x.name.startsWith('30 s gap sessions'));
+  return v?.metrics['read-records'] ?? 0;
+}
+
 interface CheckpointStats {
   counts: { completed: number; failed: number };
   latest: {
@@ -160,12 +172,14 @@ async function main(): Promise<void> {
     let sent = 0;
     let cpuAtMeasure = 0;
     let threadsAtMeasure = new Map<string, { name: string; cpu: number }>();
+    let readAtMeasure = 0;
     let checkpointAtEnd: CheckpointStats | null = null;
     for (let tick = 0; Date.now() < end; tick++) {
       const now = Date.now();
       if (cpuAtMeasure === 0 && now >= measureFrom) {
         cpuAtMeasure = cpuSeconds(tmPid);
         threadsAtMeasure = taskThreadCpu(tmPid);
+        readAtMeasure = await sessionsRead(jobId);
       }
       const batch: OutRecord[] = [];
       for (let i = 0; i < perTick; i++) {
@@ -220,6 +234,7 @@ async function main(): Promise<void> {
       perThread[name] = (perThread[name] ?? 0) + used;
     }
     const measuredSeconds = (Date.now() - measureFrom) / 1000;
+    const readMeasured = (await sessionsRead(jobId)) - readAtMeasure;
     checkpointAtEnd = await rest<CheckpointStats>(`/jobs/${jobId}/checkpoints`);
     await producer.close();
     abort.abort();
@@ -265,6 +280,19 @@ async function main(): Promise<void> {
         // The job's three task threads only: no Kafka client I/O threads, GC, JIT or async checkpoint threads.
         taskThreadCoresPer1kEventsPerS:
           Math.round(((taskCpu / measuredSeconds) * 1000 * 1000) / rate) / 1000,
+        // Per 1,000 on-time events the job actually processed in the measured period (its REST read-records,
+        // refreshed every few seconds): the fair figure when the job falls behind on a busy machine.
+        onTimeEventsProcessed: readMeasured,
+        taskThreadCpuMsPer1kProcessed:
+          readMeasured > 0
+            ? Math.round(((taskCpu * 1000) / readMeasured) * 1000 * 100) / 100
+            : null,
+        perTaskThreadCpuMsPer1kProcessed: Object.fromEntries(
+          Object.entries(perThread).map(([name, used]) => [
+            name,
+            readMeasured > 0 ? Math.round(((used * 1000) / readMeasured) * 1000 * 100) / 100 : null,
+          ]),
+        ),
         perTaskThreadCoresPer1kEventsPerS: Object.fromEntries(
           Object.entries(perThread).map(([name, used]) => [
             name,
