@@ -32,8 +32,8 @@ job_class() {
     windows) printf '%s' shop.clickstream.flink.windows.WindowsJob ;;
   esac
 }
-# The job's own default state backend (recorded next to its checkpoints, see below).
-job_backend() { printf rocksdb; }
+# The job's own default state backend (recorded next to its checkpoints, see below); as in each job's config.
+job_backend() { case $1 in windows) printf hashmap ;; *) printf rocksdb ;; esac; }
 # Program args only some jobs take.
 job_args() { case $1 in clean) printf '%s\n' --warehouse "$WAREHOUSE" ;; esac; }
 
