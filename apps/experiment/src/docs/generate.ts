@@ -13,6 +13,7 @@ const PLOT_AFTER_S = 240;
 
 interface ExperimentJson {
   status: string;
+  error?: string;
   started_at: string;
   seed: number;
   settings: { rate?: number };
@@ -46,6 +47,7 @@ export function readRuns(
         seed: json.seed,
         commit: json.git?.commit ?? null,
         status: json.status,
+        ...(json.error ? { error: json.error.split('\n')[0] as string } : {}),
         ...(json.figures ? { figures: json.figures } : {}),
         ...(json.rungs ? { rungs: json.rungs } : {}),
       };

@@ -17,6 +17,8 @@ export interface RunDoc {
   seed: number;
   commit: string | null;
   status: string;
+  /** Why a failed run failed (experiment.json's error). */
+  error?: string;
   figures?: RunFigures;
   rungs?: RungFigures[];
 }
@@ -59,9 +61,13 @@ function evidenceLines(runs: readonly RunDoc[]): string[] {
         .join('; ');
       out.push(`- ${r.startedAt} (\`${r.dir}/reconcile.json\`): ${ev}`);
     }
+    if (r.figures && !r.figures.reconcile)
+      out.push(
+        `- ${r.startedAt} (\`${r.dir}/reconcile.txt\`): no reconciliation report: tools/reconcile-wait did not finish within its bound`,
+      );
     if (!r.figures && !r.rungs)
       out.push(
-        `- ${r.startedAt} (\`${r.dir}\`): status ${r.status}, no figures (the run did not finish)`,
+        `- ${r.startedAt} (\`${r.dir}\`): status ${r.status}, no figures (the run did not finish)${r.error ? `: ${r.error}` : ''}`,
       );
   }
   return out;
@@ -96,7 +102,7 @@ export function faultSection(name: string, runs: readonly RunDoc[], plot: string
   }
   const ev = evidenceLines(runs);
   if (ev.length > 0)
-    lines.push('', "Runs that are not exact, with the reconciler's evidence:", '', ...ev);
+    lines.push('', 'Runs that are not exact or not reconciled, with the evidence:', '', ...ev);
   if (runs.length < 3) lines.push('', `${runs.length} of the 3 runs the issue asks for.`);
   if (plot) lines.push('', `![${name}: freshness around the fault](${plot})`);
   return lines.join('\n');
