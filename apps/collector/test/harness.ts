@@ -182,9 +182,7 @@ export function failureKind(error: string): FailureKind {
 }
 
 /** Failed sends of a run by how the client saw them, with the first error text of each kind. */
-export async function failureKinds(
-  runDir: string,
-): Promise<{
+export async function failureKinds(runDir: string): Promise<{
   counts: Record<FailureKind, number>;
   examples: Partial<Record<FailureKind, string>>;
 }> {
