@@ -55,12 +55,22 @@ describe('gatekeeper binary under crashes', () => {
     topicsToDrop.push(topics);
     await createRunTopics(topics);
     const fates = new Map<number, Fate>();
-    const instances = new Map<string, GatekeeperProcess>([
-      ['a', start(topics, 'a')],
-      ['b', start(topics, 'b')],
-    ]);
     let killing = true;
     const load = steadyLoad(topics, fates, 4, 1000, 500, () => !killing);
+    // 'b' joins once 'a' has committed: two members joining a new group at the same instant once
+    // left one of them with every partition and no commit for four minutes (seen 2026-12-01 in a
+    // CI rehearsal, see docs/GATEKEEPER.md); that start-up case is not what this test is about.
+    const first = start(topics, 'a');
+    const firstDeadline = Date.now() + 120_000;
+    while (
+      Date.now() < firstDeadline &&
+      !((await first.metric('gatekeeper_transactions_committed_total').catch(() => 0)) >= 1)
+    )
+      await sleep(100);
+    const instances = new Map<string, GatekeeperProcess>([
+      ['a', first],
+      ['b', start(topics, 'b')],
+    ]);
 
     // Each kill lands at a random moment after the victim has committed at least once, so it
     // hits a gatekeeper in the middle of its work (usually inside an open transaction).
