@@ -31,6 +31,9 @@ die() { printf '[%s] ERROR: %s\n' "$(date +%H:%M:%S)" "$*" >&2; exit 1; }
 # Milliseconds since the epoch, for step timings.
 now_ms() { date +%s%3N; }
 
+# CPU time (user + system, in clock ticks) of a process so far; empty when it is gone.
+proc_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}'; }
+
 # Stamps make re-runs fast: a step records the hash of its inputs and is skipped while it matches.
 stamp_matches() { [[ -f "$CACHE_DIR/stamps/$1" && "$(cat "$CACHE_DIR/stamps/$1")" == "$2" ]]; }
 stamp_write() { mkdir -p "$CACHE_DIR/stamps" && printf '%s' "$2" >"$CACHE_DIR/stamps/$1"; }

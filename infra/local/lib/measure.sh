@@ -2,7 +2,6 @@
 # shellcheck shell=bash
 # (no sampling process per tick), written to results/bench/idle.json.
 
-proc_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}'; }
 proc_rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null; }
 
 cmd_measure() {
