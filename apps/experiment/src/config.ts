@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   ConfigError,
+  hostPortList,
   parseOptions,
   usage as formatUsage,
   type OptionTable,
@@ -59,6 +60,7 @@ const ConfigSchema = z.object({
   resultsDir: z.string().min(1, 'a directory'),
   docsFile: z.string().min(1, 'a file'),
   prometheusUrl: z.url('an http(s) URL'),
+  bootstrap: hostPortList,
   logLevel: z.enum(
     ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
     'one of trace, debug, info, warn, error, fatal',
@@ -105,6 +107,12 @@ const OPTIONS = {
     env: 'PROMETHEUS_URL',
     default: 'http://127.0.0.1:9090',
     help: 'Prometheus (probe freshness, broker roles)',
+  },
+  bootstrap: {
+    flag: '--bootstrap',
+    env: 'KAFKA_BOOTSTRAP',
+    default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
+    help: 'Kafka bootstrap servers of the stack (to find transaction coordinators)',
   },
   logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
 } as const satisfies OptionTable;

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { execFile } from 'child_process';
 import { promisify } from 'util';
+import { transactionCoordinator, type Logger as KafkaLogger } from '@clickstream/kafka-tx';
 import { isBrokerTarget, type Fault, type Target } from './catalogue';
 import { activeController, partitionLeaders, type Prometheus } from './prometheus';
 
@@ -11,10 +12,14 @@ const exec = promisify(execFile);
 
 export interface StackDeps {
   repoRoot: string;
+  /** Kafka bootstrap servers of the stack. */
+  bootstrap: string;
   prom: Prometheus;
   /** Metrics ports of the supervised apps (their /healthz). */
   healthPorts: Record<'gatekeeper' | 'loader', number>;
   log: (msg: string, data?: Record<string, unknown>) => void;
+  /** Handed to the Kafka client (pino-compatible). */
+  logger: KafkaLogger;
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -41,39 +46,6 @@ export async function stack(deps: StackDeps, ...args: string[]): Promise<string>
   return stdout.trim();
 }
 
-/** Node id of the broker coordinating a transactional id (Kafka's TransactionsCommand), or null. */
-async function transactionCoordinator(
-  deps: StackDeps,
-  transactionalId: string,
-): Promise<number | null> {
-  try {
-    const { stdout } = await exec(
-      'java',
-      [
-        '-Xmx128m',
-        '-cp',
-        path.join(deps.repoRoot, '.cache/kafka/*'),
-        'org.apache.kafka.tools.TransactionsCommand',
-        '--bootstrap-server',
-        '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
-        'describe',
-        '--transactional-id',
-        transactionalId,
-      ],
-      { timeout: 60_000 },
-    );
-    const [head, row] = stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t').map((c) => c.trim()));
-    const column = head?.indexOf('CoordinatorId') ?? -1;
-    const id = column >= 0 ? Number(row?.[column]) : NaN;
-    return Number.isInteger(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The broker a target names right now. */
 export async function resolveBroker(
   deps: StackDeps,
@@ -96,9 +68,12 @@ export async function resolveBroker(
       return { node, notes };
     }
     case 'coordinator-broker': {
-      const node = await transactionCoordinator(deps, 'gatekeeper-0');
+      const node = await transactionCoordinator(
+        { bootstrap: deps.bootstrap, clientId: 'experiment-faults', logger: deps.logger },
+        'gatekeeper-0',
+      ).catch(() => null);
       if (node === null)
-        throw new Error('TransactionsCommand did not name the coordinator of gatekeeper-0');
+        throw new Error('no broker leads the __transaction_state partition of gatekeeper-0');
       notes.push(`coordinator of gatekeeper-0: node ${node}; controller: ${controller ?? '?'}`);
       return { node, notes };
     }

@@ -59,6 +59,7 @@ async function main(): Promise<number> {
   let child: ChildProcess | null = null;
   const deps: RunDeps = {
     repoRoot: REPO_ROOT,
+    bootstrap: flags.bootstrap,
     resultsDir,
     pagesFile: path.join(resultsDir, 'pages', 'pages.jsonl'),
     prom: prometheusClient(flags.prometheusUrl),
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
       loader: p.LOADER_METRICS_PORT ?? 9402,
     },
     log: (msg, data) => logger.info(data ?? {}, msg),
+    logger,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     setPendingRestore: (r) => (pendingRestore = r),
     setChild: (c) => (child = c),

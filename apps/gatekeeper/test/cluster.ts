@@ -3,38 +3,16 @@
 import * as path from 'path';
 import { execFile } from 'child_process';
 import { promisify } from 'util';
-import { BOOTSTRAP, repoRoot } from './harness';
+import { transactionCoordinator as coordinatorOf } from '@clickstream/kafka-tx';
+import { clusterOptions, repoRoot } from './harness';
 
 const run = promisify(execFile);
 
-/** Node id of the broker coordinating this transactional id (Kafka's own TransactionsCommand), or null if it cannot tell. */
-export async function transactionCoordinator(transactionalId: string): Promise<number | null> {
-  const classpath = path.join(repoRoot(), '.cache/kafka/*');
-  try {
-    const { stdout } = await run(
-      'java',
-      [
-        '-cp',
-        classpath,
-        'org.apache.kafka.tools.TransactionsCommand',
-        '--bootstrap-server',
-        BOOTSTRAP.split(',')[0] as string,
-        'describe',
-        '--transactional-id',
-        transactionalId,
-      ],
-      { timeout: 30_000 },
-    );
-    const [head, row] = stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t').map((c) => c.trim()));
-    const column = head?.indexOf('CoordinatorId') ?? -1;
-    const id = column >= 0 ? Number(row?.[column]) : NaN;
-    return Number.isInteger(id) ? id : null;
-  } catch {
-    return null;
-  }
+/** Node id of the broker coordinating this transactional id, or null if it cannot tell. */
+export function transactionCoordinator(transactionalId: string): Promise<number | null> {
+  return coordinatorOf(clusterOptions('gatekeeper-test-cluster'), transactionalId).catch(
+    () => null,
+  );
 }
 
 /** `bash infra/local/stack.sh kill-node N` / `restart-node N`. */

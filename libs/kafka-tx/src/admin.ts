@@ -104,3 +104,38 @@ export async function deleteTopics(o: KafkaClientOptions, topics: string[]): Pro
     }
   });
 }
+
+/** Java's `String.hashCode` (UTF-16 code units, 32-bit overflow), which Kafka uses to place coordinators. */
+export function javaStringHashCode(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The `__transaction_state` partition of a transactional id: Kafka's
+ * `Utils.abs(transactionalId.hashCode) % partitionCount` (`Utils.abs` masks the sign bit, so
+ * `Integer.MIN_VALUE` maps to 0 where `Math.abs` would not).
+ */
+export function transactionStatePartition(transactionalId: string, partitionCount: number): number {
+  return (javaStringHashCode(transactionalId) & 0x7fffffff) % partitionCount;
+}
+
+/**
+ * Node id of the broker coordinating a transactional id right now: the leader of its
+ * `__transaction_state` partition, from one metadata request (no JVM, unlike Kafka's
+ * `TransactionsCommand describe`). Null when that partition has no leader or the internal topic
+ * does not exist yet (no transaction has run on the cluster).
+ */
+export async function transactionCoordinator(
+  o: KafkaClientOptions,
+  transactionalId: string,
+): Promise<number | null> {
+  return withAdmin(o, async (a, timeoutMs) => {
+    const [d] = await describeTopics(a, ['__transaction_state'], timeoutMs);
+    if (d === undefined || d.error || d.partitions.length === 0) return null;
+    const p = transactionStatePartition(transactionalId, d.partitions.length);
+    const leader = d.partitions.find((x) => x.partition === p)?.leader;
+    return leader?.id ?? null;
+  });
+}

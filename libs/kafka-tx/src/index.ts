@@ -20,6 +20,11 @@ export { runTransactionalLoop } from './transactional-loop';
 export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
 export { readTopic, endOffsets, committedLag } from './offsets';
-export { createTopics, deleteTopics } from './admin';
+export {
+  createTopics,
+  deleteTopics,
+  transactionCoordinator,
+  transactionStatePartition,
+} from './admin';
 export { FatalKafkaError } from './tx-engine';
 export { BatchHandlerError } from './alo-engine';

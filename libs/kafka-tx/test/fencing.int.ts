@@ -1,6 +1,25 @@
-import { committedLag, createTopics, deleteTopics, readTopic, runTransactionalLoop } from '../src';
+import * as path from 'path';
+import { execFile } from 'child_process';
+import { promisify } from 'util';
+import {
+  committedLag,
+  createTopics,
+  deleteTopics,
+  readTopic,
+  runTransactionalLoop,
+  transactionCoordinator,
+} from '../src';
 import type { InRecord, LoopResult } from '../src';
-import { clientOptions, compareCopy, seed, sleep, uniqueName, waitFor } from './helpers';
+import {
+  BOOTSTRAP,
+  REPO_ROOT,
+  clientOptions,
+  compareCopy,
+  seed,
+  sleep,
+  uniqueName,
+  waitFor,
+} from './helpers';
 
 describe('fencing', () => {
   const o = clientOptions('fencing');
@@ -98,5 +117,32 @@ describe('fencing', () => {
       unexpected: [],
     });
     expect(outRecs).toHaveLength(N);
+  });
+
+  it("names the transaction's coordinator as Kafka's own TransactionsCommand does", async () => {
+    // The previous spec ran transactions under txId, so the broker has its state.
+    const ours = await transactionCoordinator(o, txId);
+    const { stdout } = await promisify(execFile)(
+      'java',
+      [
+        '-Xmx128m',
+        '-cp',
+        path.join(REPO_ROOT, '.cache/kafka/*'),
+        'org.apache.kafka.tools.TransactionsCommand',
+        '--bootstrap-server',
+        BOOTSTRAP,
+        'describe',
+        '--transactional-id',
+        txId,
+      ],
+      { timeout: 60_000 },
+    );
+    const [head, row] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t').map((c) => c.trim()));
+    const theirs = Number(row?.[head?.indexOf('CoordinatorId') ?? -1]);
+    expect(Number.isInteger(theirs)).toBe(true);
+    expect(ours).toBe(theirs);
   });
 });
