@@ -32,8 +32,23 @@ job_class() {
     windows) printf '%s' shop.clickstream.flink.windows.WindowsJob ;;
   esac
 }
-# The job's own default state backend (recorded next to its checkpoints, see below); as in each job's config.
-job_backend() { case $1 in windows) printf hashmap ;; *) printf rocksdb ;; esac; }
+# The job's config class, where its defaults are stated.
+job_config() {
+  case $1 in
+    clean) printf '%s' "$FLINK_DIR/jobs/clean/src/main/java/shop/clickstream/flink/clean/CleanJobConfig.java" ;;
+    windows) printf '%s' "$FLINK_DIR/jobs/windows/src/main/java/shop/clickstream/flink/windows/WindowsJobConfig.java" ;;
+  esac
+}
+# The state backend the job uses when no --state-backend is passed (checked against and recorded next to its
+# checkpoints, see below). Stated once, as DEFAULT_STATE_BACKEND in the job's config class, and read from there;
+# nothing is passed to the job for it. (With FLINK_WINDOWS_JAR this is still the working tree's default.)
+job_backend() {
+  local src backend
+  src=$(job_config "$1")
+  backend=$(sed -n 's/.*String DEFAULT_STATE_BACKEND = "\([a-z]*\)";.*/\1/p' "$src" 2>/dev/null | head -n 1)
+  [[ -n $backend ]] || die "no DEFAULT_STATE_BACKEND = \"<backend>\"; line in ${src#"$REPO_ROOT"/}"
+  printf '%s' "$backend"
+}
 # Program args only some jobs take.
 job_args() { case $1 in clean) printf '%s\n' --warehouse "$WAREHOUSE" ;; esac; }
 

@@ -28,8 +28,13 @@ public final class CleanJobConfig implements Serializable {
   /** Checkpoint storage URI (file:///...); null keeps the cluster's state.checkpoints.dir. */
   public final String checkpointDir;
   public final long dedupTtlMs;
-  /** {@code rocksdb} (default: dedup state of rate x TTL keys does not fit the shared TaskManager heap) or {@code hashmap}. */
+  /** {@link #DEFAULT_STATE_BACKEND} or the other of {@code rocksdb} and {@code hashmap}. */
   public final String stateBackend;
+  /**
+   * {@code rocksdb}: dedup state of rate x TTL keys does not fit the shared TaskManager heap. The one place this default
+   * is stated: infra/flink/submit.sh reads it from this line (job_backend) for a submission that names no backend.
+   */
+  public static final String DEFAULT_STATE_BACKEND = "rocksdb";
   public final int parallelism;
   /** Hadoop-catalog warehouse root (a path or file:// URI). */
   public final String warehouse;
@@ -62,7 +67,7 @@ public final class CleanJobConfig implements Serializable {
     checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
     checkpointDir = a.get("checkpoint-dir");
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
-    stateBackend = oneOf(a, "state-backend", "rocksdb", List.of("rocksdb", "hashmap"));
+    stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
     parallelism = (int) number(a, "parallelism", 2, 1, 64);
     warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");

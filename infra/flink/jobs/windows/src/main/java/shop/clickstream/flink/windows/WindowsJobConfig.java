@@ -30,12 +30,15 @@ public final class WindowsJobConfig implements Serializable {
   public final long checkpointIntervalMs;
   public final String checkpointDir;
   public final int parallelism;
-  /**
-   * {@code hashmap} (default: the state is about 14 MB at 1,000 events/s since a session keeps one timer, not two per
-   * event; on two cores RocksDB's per-checkpoint memtable flushes piled up level-0 files faster than compaction could
-   * merge them and stalled the job's writes, see docs/FLINK.md) or {@code rocksdb} (incremental checkpoints).
-   */
+  /** {@link #DEFAULT_STATE_BACKEND} or the other of {@code hashmap} and {@code rocksdb} (incremental checkpoints). */
   public final String stateBackend;
+  /**
+   * {@code hashmap}: the state is about 14 MB at 1,000 events/s since a session keeps one timer, not two per event; on
+   * two cores RocksDB's per-checkpoint memtable flushes piled up level-0 files faster than compaction could merge them
+   * and stalled the job's writes, see docs/FLINK.md. The one place this default is stated: infra/flink/submit.sh reads
+   * it from this line (job_backend) to check and record the backend of a submission that names none.
+   */
+  public static final String DEFAULT_STATE_BACKEND = "hashmap";
   /** Producer transaction.timeout.ms of the three sinks; at most the brokers' transaction.max.timeout.ms. */
   public final long transactionTimeoutMs;
   /** How long the job may be down and still commit every transaction its last checkpoint holds. */
@@ -67,7 +70,7 @@ public final class WindowsJobConfig implements Serializable {
     checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
     checkpointDir = a.get("checkpoint-dir");
     parallelism = (int) number(a, "parallelism", 1, 1, 64);
-    stateBackend = oneOf(a, "state-backend", "hashmap", List.of("hashmap", "rocksdb"));
+    stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
     transactionTimeoutMs = number(a, "transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
     restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, 3_600_000);
