@@ -7,27 +7,24 @@
  * consumer groups, and its run id, so neither side sees the other's records or fences its producer.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import * as path from 'node:path';
-import pino from 'pino';
-import { FAULT_KINDS, ReconciliationReportSchema } from '@clickstream/contracts';
-import { createTopics, deleteTopics, type KafkaClientOptions } from '@clickstream/kafka-tx';
-import { localBootstrap, repoRoot } from '@clickstream/test-support';
+import { deleteTopics } from '@clickstream/kafka-tx';
+import { repoRoot } from '@clickstream/test-support';
+import {
+  adminOptions,
+  createRunTopics,
+  expectExactAtEventLayers,
+  podmanAvailable,
+  runTopics,
+  sendSeededRun,
+} from './seeded-run';
 
 const root = repoRoot(__dirname);
 const PODMAN = ['--runtime', 'runc'];
 /** As tools/lib/containers.sh: podman's default limits for root cannot be set on this machine. */
 const hardNoFile = spawnSync('sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).stdout.trim();
 const LIMITS = ['--ulimit', `nofile=${hardNoFile}:${hardNoFile}`, '--ulimit', 'nproc=4096:4096'];
-const havePodman =
-  spawnSync('sh', ['-c', 'command -v podman && command -v runc'], { encoding: 'utf8' }).status ===
-  0;
-if (!havePodman) {
-  console.warn(
-    'SKIPPED images:integration: podman/runc are not installed (tools/setup installs podman, buildah, debootstrap and runc)',
-  );
-}
+const havePodman = podmanAvailable('images:integration');
 
 const run = (cmd: string, args: string[]): string =>
   execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -68,24 +65,16 @@ async function waitHealthy(port: number, container: string, deadlineMs = 60_000)
 
 (havePodman ? describe : describe.skip)('containerised gatekeeper and loader', () => {
   const id = `ctr-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const topics = { raw: `it.${id}.raw`, valid: `it.${id}.valid`, dlq: `it.${id}.dlq` };
+  const topics = runTopics(`it.${id}`);
   const gatekeeper = `cs-it-gatekeeper-${id}`;
   const loader = `cs-it-loader-${id}`;
-  const kafka: KafkaClientOptions = {
-    bootstrap: localBootstrap(),
-    clientId: `${id}-admin`,
-    logger: pino({ level: 'silent' }),
-  };
+  const kafka = adminOptions(id);
 
   beforeAll(async () => {
     run('bash', ['infra/local/stack.sh', 'up']);
     // Only what this test runs; the base and the shared build stage come from cache after the first time.
     run('bash', ['tools/images', 'build', 'gatekeeper', 'loader']);
-    await createTopics(kafka, [
-      { topic: topics.raw, partitions: 3, config: { 'message.timestamp.type': 'LogAppendTime' } },
-      { topic: topics.valid, partitions: 3 },
-      { topic: topics.dlq, partitions: 3 },
-    ]);
+    await createRunTopics(kafka, topics);
   });
 
   afterAll(async () => {
@@ -170,59 +159,13 @@ async function waitHealthy(port: number, container: string, deadlineMs = 60_000)
     expect(touch.status).not.toBe(0);
 
     const seed = String(2000 + Math.floor(Math.random() * 1_000_000));
-    const summary = JSON.parse(
-      run('node', [
-        'apps/generator/dist/main.js',
-        '--seed',
-        seed,
-        '--run-id',
-        `${id}-run`,
-        '--topic',
-        topics.raw,
-        '--rate',
-        '1000',
-        '--count',
-        '6000',
-        '--max-dup-delay',
-        '5s',
-      ]),
-    ) as { run_id: string; acked: number; by_fault: Record<string, number> };
-    expect(summary.acked).toBe(6000);
-    for (const kind of FAULT_KINDS) expect(summary.by_fault[kind] ?? 0).toBeGreaterThan(0);
-
-    const runDir = path.join('results', 'runs', summary.run_id);
-    const layers = [
-      'clickstream.raw',
-      'events.valid',
-      'events.dlq',
-      'clickhouse.valid',
-      'clickhouse.dlq',
-    ];
-    const wait = spawnSync(
-      'bash',
-      [
-        'tools/reconcile-wait',
-        runDir,
-        '180',
-        '--layers',
-        layers.join(','),
-        '--topic-raw',
-        topics.raw,
-        '--topic-valid',
-        topics.valid,
-        '--topic-dlq',
-        topics.dlq,
-      ],
-      { cwd: root, encoding: 'utf8' },
-    );
-    process.stdout.write(wait.stdout);
-    const report = ReconciliationReportSchema.parse(
-      JSON.parse(readFileSync(path.join(root, runDir, 'reconcile.json'), 'utf8')),
-    );
-    expect(Object.fromEntries(report.layers.map((l) => [l.layer, l.verdict]))).toEqual(
-      Object.fromEntries(layers.map((l) => [l, 'exact'])),
-    );
+    const summary = sendSeededRun(root, {
+      runId: `${id}-run`,
+      topic: topics.raw,
+      count: 6000,
+      seed,
+    });
+    const report = expectExactAtEventLayers(root, summary.run_id, topics);
     expect(report.verdict).toBe('exact');
-    expect(wait.status).toBe(0);
   });
 });

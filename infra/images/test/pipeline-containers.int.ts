@@ -8,24 +8,23 @@
  * tools/lib/pipeline-instance.sh) on its own ports, topics, transactional id, groups and run ids.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
-import pino from 'pino';
-import { FAULT_KINDS, ReconciliationReportSchema } from '@clickstream/contracts';
-import { createTopics, deleteTopics, type KafkaClientOptions } from '@clickstream/kafka-tx';
-import { localBootstrap, repoRoot } from '@clickstream/test-support';
+import { deleteTopics } from '@clickstream/kafka-tx';
+import { repoRoot } from '@clickstream/test-support';
+import {
+  adminOptions,
+  createRunTopics,
+  expectExactAtEventLayers,
+  podmanAvailable,
+  runTopics,
+  sendSeededRun,
+} from './seeded-run';
 
 const root = repoRoot(__dirname);
 const APPS = ['gatekeeper', 'loader', 'pager', 'collector', 'probe'] as const;
-const havePodman =
-  spawnSync('sh', ['-c', 'command -v podman && command -v runc'], { encoding: 'utf8' }).status ===
-  0;
-if (!havePodman) {
-  console.warn(
-    'SKIPPED pipeline --containers: podman/runc are not installed (tools/setup installs them)',
-  );
-}
+const havePodman = podmanAvailable('pipeline --containers');
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -57,13 +56,9 @@ async function metric(port: number, pattern: RegExp): Promise<number> {
 
 (havePodman ? describe : describe.skip)('tools/pipeline up --containers (an instance)', () => {
   const instance = `itpc-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  const topics = { raw: `${instance}.raw`, valid: `${instance}.valid`, dlq: `${instance}.dlq` };
+  const topics = runTopics(instance);
   let portBase = 0;
-  const kafka: KafkaClientOptions = {
-    bootstrap: localBootstrap(),
-    clientId: `${instance}-admin`,
-    logger: pino({ level: 'silent' }),
-  };
+  const kafka = adminOptions(instance);
 
   const pipeline = (...args: string[]): SpawnSyncReturns<string> =>
     spawnSync('bash', ['tools/pipeline', ...args], {
@@ -100,11 +95,7 @@ async function metric(port: number, pattern: RegExp): Promise<number> {
     });
     expect(images.status).toBe(0);
     portBase = await freePortBlock();
-    await createTopics(kafka, [
-      { topic: topics.raw, partitions: 3, config: { 'message.timestamp.type': 'LogAppendTime' } },
-      { topic: topics.valid, partitions: 3 },
-      { topic: topics.dlq, partitions: 3 },
-    ]);
+    await createRunTopics(kafka, topics);
   });
 
   afterAll(async () => {
@@ -158,67 +149,13 @@ async function metric(port: number, pattern: RegExp): Promise<number> {
 
   it('carries a seeded run with every fault kind, exact at raw, valid, dlq and in ClickHouse', () => {
     const seed = String(3000 + Math.floor(Math.random() * 1_000_000));
-    const gen = spawnSync(
-      'node',
-      [
-        'apps/generator/dist/main.js',
-        '--seed',
-        seed,
-        '--run-id',
-        `${instance}-run`,
-        '--topic',
-        topics.raw,
-        '--rate',
-        '1000',
-        '--count',
-        '4000',
-        '--max-dup-delay',
-        '5s',
-      ],
-      { cwd: root, encoding: 'utf8' },
-    );
-    expect(gen.status).toBe(0);
-    const summary = JSON.parse(gen.stdout) as {
-      run_id: string;
-      acked: number;
-      by_fault: Record<string, number>;
-    };
-    expect(summary.acked).toBe(4000);
-    for (const kind of FAULT_KINDS) expect(summary.by_fault[kind] ?? 0).toBeGreaterThan(0);
-
-    const runDir = path.join('results', 'runs', summary.run_id);
-    const layers = [
-      'clickstream.raw',
-      'events.valid',
-      'events.dlq',
-      'clickhouse.valid',
-      'clickhouse.dlq',
-    ];
-    const wait = spawnSync(
-      'bash',
-      [
-        'tools/reconcile-wait',
-        runDir,
-        '180',
-        '--layers',
-        layers.join(','),
-        '--topic-raw',
-        topics.raw,
-        '--topic-valid',
-        topics.valid,
-        '--topic-dlq',
-        topics.dlq,
-      ],
-      { cwd: root, encoding: 'utf8' },
-    );
-    process.stdout.write(wait.stdout);
-    const report = ReconciliationReportSchema.parse(
-      JSON.parse(readFileSync(path.join(root, runDir, 'reconcile.json'), 'utf8')),
-    );
-    expect(Object.fromEntries(report.layers.map((l) => [l.layer, l.verdict]))).toEqual(
-      Object.fromEntries(layers.map((l) => [l, 'exact'])),
-    );
-    expect(wait.status).toBe(0);
+    const summary = sendSeededRun(root, {
+      runId: `${instance}-run`,
+      topic: topics.raw,
+      count: 4000,
+      seed,
+    });
+    expectExactAtEventLayers(root, summary.run_id, topics);
   });
 
   it("sees the probe's events, half of them sent through the collector container, in ClickHouse", async () => {
