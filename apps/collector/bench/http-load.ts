@@ -10,10 +10,10 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
+import { asJson, pageViews } from './sample-event';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -31,23 +31,7 @@ const genDuration = flag('gen-duration', '20s');
 /** Names what was measured (e.g. the collector's commit when comparing builds). */
 const label = flag('label', '');
 const runId = `bench-collector-${Date.now()}`;
-let seq = 0;
-
-/** A page view in the contract's shape; unique event id, so no retry or repeat collapses it. */
-function event(): Record<string, unknown> {
-  const s = seq++;
-  return {
-    event_id: randomUUID(),
-    seq: s,
-    run_id: runId,
-    event_type: 'page_view',
-    event_time: Date.now(),
-    session_id: `${runId}-${s % 1000}`,
-    user_id: null,
-    page: '/bench',
-    device: 'desktop',
-  };
-}
+const event = pageViews(runId);
 
 function gitCommit(): string | null {
   try {
@@ -75,7 +59,7 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/json' },
         setupRequest: (req) => ({
           ...req,
-          body: JSON.stringify(Array.from({ length: batch }, event)),
+          body: JSON.stringify(Array.from({ length: batch }, () => asJson(event()))),
         }),
       },
     ],

@@ -8,14 +8,13 @@
  * Writes results/bench/collector-pure-<time>.json.
  */
 
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FRAMES_CONTENT_TYPE, encodeEvent, encodeFrames } from '@clickstream/contracts';
-import type { ClickEvent } from '@clickstream/contracts';
 import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
 import { Ingestor } from '../src/ingest';
 import { parseBody } from '../src/records';
+import { asJson, pageViews } from './sample-event';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -30,28 +29,8 @@ const bodyKind = flag('body', 'json');
 if (!['json', 'json-no-id', 'frames'].includes(bodyKind))
   throw new Error(`--body ${bodyKind}: expected json, json-no-id or frames`);
 const runId = `bench-pure-${Date.now()}`;
-let seq = 0;
-
-/** The same page view as the HTTP bench sends (bench/http-load.ts). */
-function event(): ClickEvent {
-  const s = seq++;
-  return {
-    event_id: randomUUID(),
-    seq: s,
-    run_id: runId,
-    event_type: 'page_view',
-    event_time: Date.now(),
-    session_id: `${runId}-${s % 1000}`,
-    user_id: null,
-    page: '/bench',
-    product_id: null,
-    quantity: null,
-    amount_cents: null,
-    currency: null,
-    device: 'desktop',
-    ingest_time: null,
-  };
-}
+/** The same page views as the HTTP bench sends (bench/sample-event.ts). */
+const event = pageViews(runId);
 
 function body(): { type: string; bytes: Buffer } {
   const events = Array.from({ length: batch }, event);
@@ -67,15 +46,8 @@ function body(): { type: string; bytes: Buffer } {
       ),
     };
   const json = events.map((e) => {
-    // The HTTP bench's shape: nullable fields left out; json-no-id also leaves out event_id.
-    const {
-      product_id: _p,
-      quantity: _q,
-      amount_cents: _a,
-      currency: _c,
-      ingest_time: _i,
-      ...o
-    } = e;
+    // The HTTP bench's shape; json-no-id also leaves out event_id.
+    const o = asJson(e);
     if (bodyKind === 'json-no-id') {
       const { event_id: _id, ...rest } = o;
       return rest;

@@ -1,0 +1,44 @@
+/** The page view both collector benchmarks send (http-load.ts over HTTP, pure-path.ts in process). */
+
+import { randomUUID } from 'node:crypto';
+import type { ClickEvent } from '@clickstream/contracts';
+
+/**
+ * A source of page views of one bench run, in the contract's shape: a fresh event id each (so no
+ * retry or repeat collapses them), consecutive seq from 0, a thousand sessions in turn.
+ */
+export function pageViews(runId: string): () => ClickEvent {
+  let seq = 0;
+  return () => {
+    const s = seq++;
+    return {
+      event_id: randomUUID(),
+      seq: s,
+      run_id: runId,
+      event_type: 'page_view',
+      event_time: Date.now(),
+      session_id: `${runId}-${s % 1000}`,
+      user_id: null,
+      page: '/bench',
+      product_id: null,
+      quantity: null,
+      amount_cents: null,
+      currency: null,
+      device: 'desktop',
+      ingest_time: null,
+    };
+  };
+}
+
+/** The event as a JSON body carries it: the nullable fields a page view does not use left out. */
+export function asJson(e: ClickEvent): Record<string, unknown> {
+  const {
+    product_id: _p,
+    quantity: _q,
+    amount_cents: _a,
+    currency: _c,
+    ingest_time: _i,
+    ...json
+  } = e;
+  return json;
+}
