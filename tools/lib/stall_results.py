@@ -62,6 +62,7 @@ def reconciled(root, run):
     else:
         txt = os.path.join(root, "results/experiments/stall", f"{run['run_id']}.reconcile.txt")
         if os.path.isfile(txt):
+            # Each reconciliation pass prints its table, then "run <id>: <verdict> (...)"; the last pass counts.
             rows, table = [], None
             for line in open(txt):
                 if line.startswith("layer "):
