@@ -140,8 +140,17 @@ submit() {
     return 0
   fi
 
-  if [[ ! -f $jar ]]; then
-    log "building $job job (mvn)"
+  # Build when the jar is missing or older than any of its inputs (the same inputs as the flink-jobs
+  # build target in infra/flink/project.json): a stale jar once ran an old default for hours unnoticed.
+  # A jar given by FLINK_WINDOWS_JAR is taken as it is.
+  local stale=""
+  if [[ -f $jar && $jar == "$FLINK_DIR"/jobs/* ]]; then
+    stale=$(find "$FLINK_DIR/pom.xml" "$FLINK_DIR/jobs" "$REPO_ROOT/libs/contracts/src/event/schemas" \
+      "$REPO_ROOT/libs/contracts/src/aggregate/schemas" -newer "$jar" -type f \
+      \( -name pom.xml -o -path '*/src/*' -o -name '*.avsc' \) -not -path '*/target/*' -print -quit 2>/dev/null || true)
+  fi
+  if [[ ! -f $jar || -n $stale ]]; then
+    log "building $job job (mvn)${stale:+: ${stale#"$REPO_ROOT"/} is newer than the jar}"
     { mvn -q -B -o -f "$FLINK_DIR/pom.xml" -DskipTests package || mvn -q -B -f "$FLINK_DIR/pom.xml" -DskipTests package; } >&2
   fi
 
