@@ -15,7 +15,7 @@ describe('probe config', () => {
     expect(c.metricsPort).toBe(9401);
     expect(c.clickhouseUrl).toBe('http://127.0.0.1:18123');
     expect(c.topic).toBe('clickstream.raw');
-    expect(c.layers).toEqual(['valid', 'clean']);
+    expect(c.layers).toEqual(['valid', 'clean', 'windows']);
     expect(c.runId).toBe('');
   });
   it('takes flags over environment', () => {
@@ -24,7 +24,8 @@ describe('probe config', () => {
   });
   it('parses the layer list and drops repeats', () => {
     expect(config(['--layers', 'clean,clean']).layers).toEqual(['clean']);
-    expect(() => config(['--layers', 'clean,windows'])).toThrow(/layers="clean,windows"/);
+    expect(config(['--layers', 'clean,windows']).layers).toEqual(['clean', 'windows']);
+    expect(() => config(['--layers', 'clean,sessions'])).toThrow(/layers="clean,sessions"/);
   });
   it('names the key, the value and what was expected', () => {
     expect(() => config(['--interval-ms', 'soon'])).toThrow(/intervalMs="soon"/);

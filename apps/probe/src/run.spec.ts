@@ -28,10 +28,20 @@ function fakePipeline(delayMs: Record<string, number>) {
         const table = /FROM (\w+)/.exec(sql)?.[1] ?? '';
         const from = Number(params?.['from']);
         const horizon = frozenAt ?? Date.now();
+        const visible = (s: { at: number }) => s.at + (delayMs[table] ?? 0) <= horizon;
+        if (table === 'agg_windows') {
+          // The windows job's rows: events counted per 10 s window (event time = send time).
+          const counts = new Map<number, number>();
+          for (const s of sends.filter(visible)) {
+            const w = Math.floor(s.at / 10_000) * 10_000;
+            if (w >= from) counts.set(w, (counts.get(w) ?? 0) + 1);
+          }
+          return Promise.resolve(
+            [...counts].map(([window_start, events]) => ({ window_start, events }) as T),
+          );
+        }
         return Promise.resolve(
-          sends
-            .filter((s) => s.seq >= from && s.at + (delayMs[table] ?? 0) <= horizon)
-            .map((s) => ({ seq: s.seq }) as T),
+          sends.filter((s) => s.seq >= from && visible(s)).map((s) => ({ seq: s.seq }) as T),
         );
       },
     },
@@ -51,7 +61,7 @@ describe('probe run loop (fake clock)', () => {
     const registry = new Registry();
     const metrics = createMetrics(registry);
     const tracker = new ProbeTracker({
-      layers: ['valid', 'clean'],
+      layers: ['valid', 'clean', 'windows'],
       sloThresholdMs: 10_000,
       forgetAfterMs: 600_000,
       startedAt: T0,
@@ -85,7 +95,7 @@ describe('probe run loop (fake clock)', () => {
   }
 
   it('sends one event per interval and sees each layer at its own delay', async () => {
-    const p = fakePipeline({ events_valid: 1_000, events_clean: 4_000 });
+    const p = fakePipeline({ events_valid: 1_000, events_clean: 4_000, agg_windows: 7_000 });
     const { registry, stop, done } = await start(p);
     await jest.advanceTimersByTimeAsync(60_000);
     expect(p.sends.length).toBe(13); // at 0, 5, ..., 60 s
@@ -95,6 +105,11 @@ describe('probe run loop (fake clock)', () => {
     // The newest clean event seen was sent at 55 s: age 5 s at 60 s.
     expect(await metric(registry, 'probe_newest_seen_age_seconds', 'clean')).toBe(5);
     expect(await metric(registry, 'probe_newest_seen_age_seconds', 'valid')).toBe(5);
+    // Windows: counted 7 s after the send, so at 60 s the newest counted was sent at 50 s; each of
+    // the 11 events judged so far (sent by 50 s) was seen within the 10 s threshold.
+    expect(await metric(registry, 'probe_newest_seen_age_seconds', 'windows')).toBe(10);
+    expect(await metric(registry, 'probe_slo_events_total', 'windows')).toBe(11);
+    expect(await metric(registry, 'probe_slo_good_total', 'windows')).toBe(11);
     stop.abort();
     await jest.advanceTimersByTimeAsync(1_000);
     await done;

@@ -5,12 +5,13 @@
  */
 
 import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
-import { seqsFrom, type Warehouse } from '@clickstream/warehouse';
+import { seqsFrom, windowCountsFrom, type Warehouse } from '@clickstream/warehouse';
 import type { ProbeConfig } from './config';
 import { probeEvent, probeRecord } from './event';
-import { LAYER_TABLES } from './layers';
+import { LAYER_TABLES, type LayerName } from './layers';
 import type { ProbeMetrics } from './metrics';
 import type { ProbeTracker } from './tracker';
+import { WindowRanks } from './windows-layer';
 
 export interface Logger {
   debug(o: object, msg?: string): void;
@@ -41,11 +42,12 @@ export async function run(deps: ProbeDeps): Promise<void> {
     { runId: deps.runId, intervalMs: deps.config.intervalMs, layers: deps.tracker.layers },
     'probe started',
   );
-  await Promise.all([sendLoop(deps), watchLoop(deps)]);
+  const ranks = new WindowRanks();
+  await Promise.all([sendLoop(deps, ranks), watchLoop(deps, ranks)]);
   deps.logger.info({ runId: deps.runId }, 'probe stopped');
 }
 
-async function sendLoop(d: ProbeDeps): Promise<void> {
+async function sendLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
   let seq = 0;
   let failures = 0;
   let next = d.clock();
@@ -55,6 +57,7 @@ async function sendLoop(d: ProbeDeps): Promise<void> {
     const door = d.frontDoors[seq % d.frontDoors.length];
     if (door === undefined) throw new Error('the probe needs at least one front door');
     d.tracker.sent(seq, sentAt);
+    ranks.add(seq, sentAt);
     d.metrics.sent(door.name);
     // Not awaited: a stalled cluster delays the report, never the next probe (one per interval).
     door.send([probeRecord(d.config.topic, event)]).then(
@@ -83,14 +86,30 @@ async function sendLoop(d: ProbeDeps): Promise<void> {
   }
 }
 
-async function watchLoop(d: ProbeDeps): Promise<void> {
+/** The probe's seqs at or above `from` that a layer shows now. */
+async function shownFrom(
+  d: ProbeDeps,
+  ranks: WindowRanks,
+  layer: LayerName,
+  from: number,
+): Promise<number[]> {
+  if (layer !== 'windows') return seqsFrom(d.warehouse, LAYER_TABLES[layer], d.runId, from);
+  const windowStart = ranks.windowOf(from);
+  if (windowStart === undefined) return [];
+  ranks.forgetBelow(from);
+  return ranks.covered(
+    await windowCountsFrom(d.warehouse, LAYER_TABLES.windows, d.runId, windowStart),
+  );
+}
+
+async function watchLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
   const failures = new Map<string, number>();
   while (!d.signal.aborted) {
     for (const layer of d.tracker.layers) {
       const from = d.tracker.watchFrom(layer);
       if (from === null) continue;
       try {
-        const seqs = await seqsFrom(d.warehouse, LAYER_TABLES[layer], d.runId, from);
+        const seqs = await shownFrom(d, ranks, layer, from);
         d.tracker.seen(layer, seqs, d.clock());
         failures.set(layer, 0);
       } catch (error) {

@@ -14,7 +14,9 @@ import org.apache.flink.util.Collector;
 
 /**
  * 10 s tumbling windows on event_time, keyed by {@code <run_id>|<window_start>|<event_type>} (the agg.windows key), over
- * on-time events; probe events (run_id "probe-...") are ignored. Every on-time event is counted whenever it arrives:
+ * on-time events. Probe events (run_id "probe-...") count under their own run's keys, which no business read includes
+ * (the dashboard excludes the prefix, the reconciler reads one run): their rows are how the freshness probe sees the
+ * windows layer move. Every on-time event is counted whenever it arrives:
  * contents never depend on the watermark. The watermark (ingest time, see {@link WindowsJob}) decides only {@code is_final}.
  *
  * <p>Emissions: a key touched by an event is emitted at the next emit tick (processing time, coalesced), and once with
@@ -83,7 +85,6 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
 
   @Override
   public void processElement(CleanEvent e, Context ctx, Collector<WindowRow> out) throws Exception {
-    if (e.isProbe()) return;
     Acc a = acc.value();
     if (a == null) {
       a = new Acc();

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Entry point of the Flink job "windows": events.clean (read_committed) -> lateness by rule -> events.late (late
  * events, bytes unchanged), agg.windows (10 s tumbling per run and type) and agg.sessions (30 s gap per run and
- * session), on-time non-probe events only. All three sinks are two-phase-commit Kafka sinks committed on checkpoint,
+ * session), on-time events only; probe events count in windows under their own run (the probe's windows layer)
+ * and never in sessions. All three sinks are two-phase-commit Kafka sinks committed on checkpoint,
  * so the outputs, the aggregate state with its versions and the source offsets move together.
  *
  * <p>Event timestamps for Flink are the events' ingest_time, so the watermark (bounded out-of-orderness per Kafka
@@ -65,7 +66,8 @@ public final class WindowsJob {
         .uid("late-sink")
         .name("sink: " + c.lateTopic);
 
-    // Probe events are dropped inside both aggregators (so that the unit tests cover it).
+    // Probe events count in windows under the probe's run id (which the freshness probe watches) and are dropped inside
+    // the session aggregator (both covered by the unit tests).
     AggregateSettings settings = c.aggregateSettings();
     onTime
         .keyBy(WindowAggregator.keySelector())

@@ -40,6 +40,20 @@ class WindowAggregatorTest {
   }
 
   @Test
+  void probeEventsCountUnderTheProbeRunOnlyAndNeverInAShoppersWindow() throws Exception {
+    try (var h = harness(null)) {
+      h.setProcessingTime(0);
+      h.processElement(Events.rec(Events.view("s1", 10_100)));
+      h.processElement(Events.rec(Events.event("probe-x", "probe-x", "page_view", 10_200, 10_210, null)));
+      h.processElement(Events.rec(Events.event("probe-x", "probe-x", "page_view", 15_200, 15_210, null)));
+      h.setProcessingTime(1_000);
+      assertEquals(
+          "[probe-x|10000|page_view n=2 sum=0 sessions=1 v=1, run-test|10000|page_view n=1 sum=0 sessions=1 v=1]",
+          show(drain(h)));
+    }
+  }
+
+  @Test
   void countsSumsDistinctSessionsAndFinalizesAtWindowEndPlusL() throws Exception {
     try (var h = harness(null)) {
       h.setProcessingTime(0);
@@ -133,18 +147,6 @@ class WindowAggregatorTest {
       h.processWatermark(new Watermark(FINAL_AT + RETENTION));
       assertEquals(0, h.numKeyedStateEntries(), "state dropped after retention");
       assertEquals("[]", show(drain(h)));
-    }
-  }
-
-  @Test
-  void probeEventsAreExcluded() throws Exception {
-    try (var h = harness(null)) {
-      h.processElement(Events.rec(Events.event("probe-local", "p", "page_view", 10_000, 10_010, null)));
-      h.processElement(Events.rec(Events.view("s1", 10_000)));
-      h.setProcessingTime(1_000);
-      h.processWatermark(new Watermark(FINAL_AT));
-      assertEquals("[run-test|10000|page_view n=1 sum=0 sessions=1 v=1, run-test|10000|page_view n=1 sum=0 sessions=1 v=2 final]",
-          show(drain(h)));
     }
   }
 
