@@ -69,6 +69,27 @@ export const LAYER_QUERIES: readonly LayerQuery[] = [
     promql: 'max(probe_newest_seen_age_seconds{layer="clean"})',
   },
   {
+    layer: 'ClickHouse agg_windows',
+    kind: 'freshness',
+    measure: 'probe send -> counted in its window, p50',
+    unit: 's',
+    promql: q(0.5, 'windows'),
+  },
+  {
+    layer: 'ClickHouse agg_windows',
+    kind: 'freshness',
+    measure: 'probe send -> counted in its window, p99',
+    unit: 's',
+    promql: q(0.99, 'windows'),
+  },
+  {
+    layer: 'ClickHouse agg_windows',
+    kind: 'freshness',
+    measure: 'age of the newest probe event counted',
+    unit: 's',
+    promql: 'max(probe_newest_seen_age_seconds{layer="windows"})',
+  },
+  {
     layer: 'ClickHouse events_valid',
     kind: 'freshness',
     measure: 'event age at insert (ingest -> loaded), p99',
