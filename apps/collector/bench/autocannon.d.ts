@@ -36,6 +36,9 @@ declare module 'autocannon' {
     duration: number;
     [key: string]: unknown;
   }
-  function autocannon(o: Options): Promise<Result>;
+  function autocannon(o: Options): Promise<autocannon.Result>;
+  namespace autocannon {
+    export type { Result };
+  }
   export = autocannon;
 }
