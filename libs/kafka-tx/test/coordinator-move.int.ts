@@ -1,0 +1,235 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { createTopics, deleteTopics, readTopic } from '../src';
+import {
+  BOOTSTRAP,
+  REPO_ROOT,
+  clientOptions,
+  compareCopy,
+  seed,
+  sleep,
+  uniqueName,
+} from './helpers';
+import { BOUND_MS, offsetsPartition, startMember, within, type Member } from './members';
+
+// What the brokers logged when two gatekeepers started on a new group at the same instant and one
+// sat with all partitions for four minutes (docs/GATEKEEPER.md, "Open problem"): 1.9 s after the
+// two joined, while the second member's join waited for the first to rejoin, the controller's
+// periodic preferred-leader election moved the group's __consumer_offsets partition to another
+// broker, and neither member was heard from by the new coordinator again. This spec moves the
+// coordinator the same way (a preferred election on that one partition) at such moments: in
+// round 1 the two members start in the same tick and the move follows the first applied
+// assignment; in the others b starts once a holds every partition, so that b's join waits for a
+// to rejoin (as it did in the rehearsal), and the move lands 0.5, 1.5 or 2.5 s into that wait.
+
+/** [how b starts, ms from that start (or from the first assignment) to the move] */
+const ROUNDS: Array<[start: 'same tick' | 'after a', moveMs: number]> = [
+  ['same tick', 0],
+  ['after a', 500],
+  ['after a', 1500],
+  ['after a', 2500],
+];
+const PARTITIONS = 6;
+const N = 2000;
+/** __consumer_offsets partitions of the pipeline's own long-lived groups (gatekeeper, clickstream-loader): never moved by this spec. */
+const PIPELINE_OFFSETS_PARTITIONS = new Set([
+  offsetsPartition('gatekeeper', 12),
+  offsetsPartition('clickstream-loader', 12),
+]);
+
+/** The JVM helper (test/fixtures/MoveGroupCoordinator.java), driven line by line. */
+class CoordinatorMover {
+  private out = '';
+  private read = 0;
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.on('data', (b: Buffer) => (this.out += b.toString('utf8')));
+  }
+
+  static start(classes: string, group: string): CoordinatorMover {
+    const child = spawn(
+      'java',
+      [
+        '-Xmx64m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
+        `-Dlog4j2.configurationFile=${path.join(REPO_ROOT, 'infra/local/kafka/log4j2.properties')}`,
+        '-cp',
+        `${classes}${path.delimiter}${path.join(REPO_ROOT, '.cache/kafka/*')}`,
+        'MoveGroupCoordinator',
+        BOOTSTRAP,
+        group,
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    child.stderr.on('data', (b: Buffer) => process.stderr.write(b));
+    child.stdin.on('error', () => undefined); // a helper that died is reported by next()
+    return new CoordinatorMover(child);
+  }
+
+  /** The next JSON line the helper prints (each command answers with one), waiting for it. */
+  async next(timeoutMs = 60_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const pieces = this.out.split('\n');
+      pieces.pop(); // a line still being written, or ''
+      const l = pieces.filter((x) => x.startsWith('{'))[this.read];
+      if (l !== undefined) {
+        this.read++;
+        return JSON.parse(l) as Record<string, unknown>;
+      }
+      if (this.child.exitCode !== null) throw new Error(`MoveGroupCoordinator exited: ${this.out}`);
+      if (Date.now() > deadline) throw new Error(`MoveGroupCoordinator: no answer in time`);
+      await sleep(20);
+    }
+  }
+
+  send(command: string): void {
+    this.child.stdin.write(`${command}\n`);
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+describe('two members starting on a new group while its coordinator moves', () => {
+  const o = clientOptions('coordinator-move');
+  const topics: string[] = [];
+  const members: Member[] = [];
+  const movers: CoordinatorMover[] = [];
+  const classes = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-tx-mover-'));
+
+  beforeAll(async () => {
+    await promisify(execFile)(
+      'javac',
+      [
+        '-J-Xmx128m',
+        '-nowarn',
+        '-cp',
+        path.join(REPO_ROOT, '.cache/kafka/*'),
+        '-d',
+        classes,
+        path.join(__dirname, 'fixtures', 'MoveGroupCoordinator.java'),
+      ],
+      { timeout: 120_000 },
+    );
+  });
+
+  afterAll(async () => {
+    for (const m of members) m.stop.abort();
+    await Promise.all(members.map((m) => m.done.catch(() => undefined)));
+    for (const mv of movers) await mv.close();
+    await deleteTopics(o, topics);
+    fs.rmSync(classes, { recursive: true, force: true });
+  });
+
+  it.each(ROUNDS)(
+    'b starts %s, the coordinator moves %i ms later: both members get partitions and the copy is exact',
+    async (how, delayMs) => {
+      let group = uniqueName('cm-group');
+      while (PIPELINE_OFFSETS_PARTITIONS.has(offsetsPartition(group, 12)))
+        group = uniqueName('cm-group');
+      const input = uniqueName('cm-in');
+      const output = uniqueName('cm-out');
+      topics.push(input, output);
+      await createTopics(o, [
+        { topic: input, partitions: PARTITIONS },
+        { topic: output, partitions: PARTITIONS },
+      ]);
+      expect(await seed(o, input, 0, N)).toBe(N);
+
+      const mover = CoordinatorMover.start(classes, group);
+      movers.push(mover);
+      try {
+        await round(mover, group, input, output, how, delayMs);
+      } finally {
+        // The partition gets its original replica order and preferred leader back (another move,
+        // like the controller's own periodic one) before a later round could pick it again.
+        mover.send('restore');
+        await mover.next().catch((e: unknown) => o.logger.warn({ err: String(e) }, 'restore'));
+        await mover.close();
+      }
+    },
+  );
+
+  async function round(
+    mover: CoordinatorMover,
+    group: string,
+    input: string,
+    output: string,
+    how: 'same tick' | 'after a',
+    delayMs: number,
+  ): Promise<void> {
+    const placed = await mover.next();
+    mover.send('prepare');
+    const prepared = await mover.next();
+    expect(prepared.prepared).toBe(true);
+
+    const t0 = Date.now();
+    const a = startMember(o, 'a', group, input, output, t0);
+    let b = how === 'same tick' ? startMember(o, 'b', group, input, output, t0) : undefined;
+    members.push(a, ...(b ? [b] : []));
+    const deadline = Date.now() + BOUND_MS;
+    while (a.assigned === 0 && (b?.assigned ?? 0) === 0) {
+      if (Date.now() > deadline) throw new Error('no member was assigned before the move');
+      await sleep(5);
+    }
+    if (b === undefined) {
+      b = startMember(o, 'b', group, input, output, t0);
+      members.push(b);
+    }
+    await sleep(delayMs);
+    mover.send('move');
+    const moved = await mover.next();
+    o.logger.warn(
+      { group, placed, prepared, moved, atMs: Date.now() - t0, a: a.rebalances, b: b.rebalances },
+      'group coordinator moved (informational)',
+    );
+    expect(moved.moved).toBe(true);
+
+    await within(
+      o,
+      'both members assigned after the move, all partitions covered, everything committed',
+      group,
+      input,
+      [a, b],
+      (lag) =>
+        a.assigned > 0 && b.assigned > 0 && a.assigned + b.assigned === PARTITIONS && lag === 0,
+    );
+    const [aBefore, bBefore] = [a.committed, b.committed];
+    expect(await seed(o, input, N, N)).toBe(N);
+    await within(
+      o,
+      'both members copying the second half',
+      group,
+      input,
+      [a, b],
+      (lag) => lag === 0 && a.committed > aBefore && b.committed > bBefore,
+    );
+
+    a.stop.abort();
+    b.stop.abort();
+    expect(await a.done).toEqual({ reason: 'stopped' });
+    expect(await b.done).toEqual({ reason: 'stopped' });
+    o.logger.warn(
+      { group, a: a.rebalances, b: b.rebalances, committed: [a.committed, b.committed] },
+      'rebalances applied, ms after the start (informational)',
+    );
+    const outRecs = await readTopic({ ...o, topic: output });
+    expect(compareCopy(await readTopic({ ...o, topic: input }), outRecs)).toEqual({
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+    });
+    expect(outRecs).toHaveLength(2 * N);
+    expect(a.committed + b.committed).toBe(2 * N);
+  }
+});
