@@ -56,6 +56,8 @@ class CoordinatorMover {
         '-XX:+UseSerialGC',
         '-XX:TieredStopAtLevel=1',
         `-Dlog4j2.configurationFile=${path.join(REPO_ROOT, 'infra/local/kafka/log4j2.properties')}`,
+        // Where that configuration writes the admin client's log (else a literal "${sys:...}" dir in the cwd).
+        `-Dkafka.logs.dir=${classes}`,
         '-cp',
         `${classes}${path.delimiter}${path.join(REPO_ROOT, '.cache/kafka/*')}`,
         'MoveGroupCoordinator',
