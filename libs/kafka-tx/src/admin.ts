@@ -114,11 +114,13 @@ export function javaStringHashCode(s: string): number {
 
 /**
  * The `__transaction_state` partition of a transactional id: Kafka's
- * `Utils.abs(transactionalId.hashCode) % partitionCount` (`Utils.abs` masks the sign bit, so
- * `Integer.MIN_VALUE` maps to 0 where `Math.abs` would not).
+ * `Utils.abs(transactionalId.hashCode) % partitionCount`, where `Utils.abs(n)` is `Math.abs(n)`
+ * except that `Integer.MIN_VALUE` maps to 0 (not a sign-bit mask: the two differ for every
+ * negative hash; the brokers' logs placed groups by this formula).
  */
 export function transactionStatePartition(transactionalId: string, partitionCount: number): number {
-  return (javaStringHashCode(transactionalId) & 0x7fffffff) % partitionCount;
+  const h = javaStringHashCode(transactionalId);
+  return (h === -2147483648 ? 0 : Math.abs(h)) % partitionCount;
 }
 
 /**
