@@ -148,3 +148,15 @@ describe('maxAge', () => {
     expect(maxAge([], 0, 10)).toBeNull();
   });
 });
+
+describe('the windows layer', () => {
+  it('is on the timeline but judged by neither backUnderSlo nor maxAge (it is slower by design)', () => {
+    const withWindows = (t: number, windows: number): TimelineRow => {
+      const r = row(t, 3, 4);
+      return { ...r, age_s: { ...r.age_s, windows } };
+    };
+    const rows = Array.from({ length: 20 }, (_, i) => withWindows(100 + i, 30));
+    expect(backUnderSlo(rows, 100, 10, 15)).toBe(0);
+    expect(maxAge(rows, 100, 120)).toEqual({ ageS: 4, layer: 'clean', t: 100 });
+  });
+});

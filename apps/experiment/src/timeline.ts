@@ -113,9 +113,19 @@ export function phaseQuantiles(series: HistogramSeries, phases: readonly Phase[]
   return out;
 }
 
+/** The layers whose age the freshness figures judge (windows sits behind a second Flink job, by design slower). */
+export const SLO_LAYERS: readonly string[] = ['valid', 'clean'];
+
+function sloAges(r: TimelineRow): (number | null)[] {
+  return Object.entries(r.age_s)
+    .filter(([layer]) => SLO_LAYERS.includes(layer))
+    .map(([, a]) => a);
+}
+
 /**
- * Seconds from `fromS` until every layer's age is at or under `sloS` and stays there for `holdS`
- * consecutive seconds (a missing sample breaks the streak); 0 if it never left; null if never back.
+ * Seconds from `fromS` until the age of every SLO layer (valid, clean) is at or under `sloS` and
+ * stays there for `holdS` consecutive seconds (a missing sample breaks the streak); 0 if it never
+ * left; null if never back.
  */
 export function backUnderSlo(
   rows: readonly TimelineRow[],
@@ -127,7 +137,7 @@ export function backUnderSlo(
   let streakStart: number | null = null;
   let prev: number | null = null;
   for (const r of after) {
-    const ages = Object.values(r.age_s);
+    const ages = sloAges(r);
     const ok = ages.length > 0 && ages.every((a) => a !== null && a <= sloS);
     if (!ok || (prev !== null && r.t !== prev + 1)) streakStart = null;
     if (ok && streakStart === null) streakStart = r.t;
@@ -137,7 +147,7 @@ export function backUnderSlo(
   return null;
 }
 
-/** The largest age any layer reached in [fromS, toS), with its layer; null when there was no sample. */
+/** The largest age any SLO layer (valid, clean) reached in [fromS, toS), with its layer; null when there was no sample. */
 export function maxAge(
   rows: readonly TimelineRow[],
   fromS: number,
@@ -147,7 +157,8 @@ export function maxAge(
   for (const r of rows) {
     if (r.t < fromS || r.t >= toS) continue;
     for (const [layer, a] of Object.entries(r.age_s))
-      if (a !== null && (best === null || a > best.ageS)) best = { ageS: a, layer, t: r.t };
+      if (SLO_LAYERS.includes(layer) && a !== null && (best === null || a > best.ageS))
+        best = { ageS: a, layer, t: r.t };
   }
   return best;
 }

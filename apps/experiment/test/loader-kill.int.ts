@@ -82,7 +82,7 @@ it('runs loader-kill: files written, every acked send on the timeline, the loade
   expect(experiment.fault.restoredAtMs).toBeGreaterThanOrEqual(experiment.fault.injectedAtMs);
   expect(experiment.load.acked).toBeGreaterThan(300 * 30);
   expect(timeline.reduce((s, r) => s + r.acked, 0)).toBe(experiment.load.acked);
-  expect(Object.keys(timeline[0]?.age_s ?? {}).sort()).toEqual(['clean', 'valid']);
+  expect(Object.keys(timeline[0]?.age_s ?? {}).sort()).toEqual(['clean', 'valid', 'windows']);
   expect(experiment.figures.write_pause_ms).toBeGreaterThan(0);
   expect(reconcile.layers.filter((l: { verdict: string }) => l.verdict !== 'exact')).toEqual([]);
   expect(experiment.figures.reconcile.verdict).toBe('exact');
