@@ -1,7 +1,7 @@
 /** Group members for the start-up specs: copy loops whose applied rebalances are recorded from kafka-tx's own log lines, and a bounded wait that says what each member did. */
-import { committedLag, runTransactionalLoop } from '../src';
+import { committedLag, readTopic, runTransactionalLoop } from '../src';
 import type { InRecord, KafkaClientOptions, LoopResult, Logger } from '../src';
-import { sleep, uniqueName } from './helpers';
+import { compareCopy, seed, sleep, uniqueName } from './helpers';
 
 /** Liveness bound per phase; the start-up failure of docs/GATEKEEPER.md lasted four minutes. */
 export const BOUND_MS = 60_000;
@@ -104,6 +104,70 @@ export async function within(
     }
     await sleep(500);
   }
+}
+
+/** One round of a start-up spec: the group, its topics and how many records were seeded before the start. */
+export interface SharedCopy {
+  group: string;
+  input: string;
+  output: string;
+  partitions: number;
+  /** Records seeded into `input` (values 0..n-1) before the members started; as many follow. */
+  n: number;
+}
+
+/**
+ * The check after two members started on a new group: both are assigned, together covering every
+ * partition, with everything committed (`assigned` names that wait); both copy some of a second
+ * half of n records; both stop cleanly; the output is an exact copy of the input, 2n committed.
+ */
+export async function expectSharedExactCopy(
+  o: KafkaClientOptions,
+  run: SharedCopy,
+  a: Member,
+  b: Member,
+  assigned: string,
+): Promise<void> {
+  const { group, input, output, partitions, n } = run;
+  await within(
+    o,
+    assigned,
+    group,
+    input,
+    [a, b],
+    (lag) =>
+      a.assigned > 0 && b.assigned > 0 && a.assigned + b.assigned === partitions && lag === 0,
+  );
+
+  // Records arriving now are spread over all partitions, so each member must copy some.
+  const [aBefore, bBefore] = [a.committed, b.committed];
+  expect(await seed(o, input, n, n)).toBe(n);
+  await within(
+    o,
+    'both members copying the second half',
+    group,
+    input,
+    [a, b],
+    (lag) => lag === 0 && a.committed > aBefore && b.committed > bBefore,
+  );
+
+  a.stop.abort();
+  b.stop.abort();
+  expect(await a.done).toEqual({ reason: 'stopped' });
+  expect(await b.done).toEqual({ reason: 'stopped' });
+  o.logger.warn(
+    { group, a: a.rebalances, b: b.rebalances, committed: [a.committed, b.committed] },
+    'rebalances applied, ms after the start (informational)',
+  );
+
+  const outRecs = await readTopic({ ...o, topic: output });
+  expect(compareCopy(await readTopic({ ...o, topic: input }), outRecs)).toEqual({
+    missing: [],
+    duplicated: [],
+    unexpected: [],
+  });
+  expect(outRecs).toHaveLength(2 * n);
+  expect(a.committed + b.committed).toBe(2 * n);
 }
 
 /** Kafka's group (and transactional id) placement: Utils.abs(String.hashCode) % partitions, where Utils.abs is Math.abs with Integer.MIN_VALUE mapped to 0. */
