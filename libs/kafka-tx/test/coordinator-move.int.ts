@@ -4,7 +4,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { createTopics, deleteTopics } from '../src';
-import { BOOTSTRAP, REPO_ROOT, clientOptions, seed, sleep, uniqueName } from './helpers';
+import {
+  BOOTSTRAP,
+  REPO_ROOT,
+  clientOptions,
+  kafkaClasspath,
+  kafkaToolArgs,
+  seed,
+  sleep,
+  uniqueName,
+} from './helpers';
 import {
   BOUND_MS,
   expectSharedExactCopy,
@@ -49,19 +58,17 @@ class CoordinatorMover {
   static start(classes: string, group: string): CoordinatorMover {
     const child = spawn(
       'java',
-      [
-        '-Xmx64m',
-        '-XX:+UseSerialGC',
-        '-XX:TieredStopAtLevel=1',
-        `-Dlog4j2.configurationFile=${path.join(REPO_ROOT, 'infra/local/kafka/log4j2.properties')}`,
-        // Where that configuration writes the admin client's log (else a literal "${sys:...}" dir in the cwd).
-        `-Dkafka.logs.dir=${classes}`,
-        '-cp',
-        `${classes}${path.delimiter}${path.join(REPO_ROOT, '.cache/kafka/*')}`,
-        'MoveGroupCoordinator',
-        BOOTSTRAP,
-        group,
-      ],
+      kafkaToolArgs('MoveGroupCoordinator', [BOOTSTRAP, group], {
+        classes,
+        jvm: [
+          '-Xmx64m',
+          '-XX:+UseSerialGC',
+          '-XX:TieredStopAtLevel=1',
+          `-Dlog4j2.configurationFile=${path.join(REPO_ROOT, 'infra/local/kafka/log4j2.properties')}`,
+          // Where that configuration writes the admin client's log (else a literal "${sys:...}" dir in the cwd).
+          `-Dkafka.logs.dir=${classes}`,
+        ],
+      }),
       { stdio: ['pipe', 'pipe', 'pipe'] },
     );
     child.stderr.on('data', (b: Buffer) => process.stderr.write(b));
@@ -114,7 +121,7 @@ describe('two members starting on a new group while its coordinator moves', () =
         '-J-Xmx128m',
         '-nowarn',
         '-cp',
-        path.join(REPO_ROOT, '.cache/kafka/*'),
+        kafkaClasspath(),
         '-d',
         classes,
         path.join(__dirname, 'fixtures', 'MoveGroupCoordinator.java'),

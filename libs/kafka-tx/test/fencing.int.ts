@@ -1,6 +1,3 @@
-import * as path from 'path';
-import { execFile } from 'child_process';
-import { promisify } from 'util';
 import {
   committedLag,
   createTopics,
@@ -12,9 +9,9 @@ import {
 import type { InRecord, LoopResult } from '../src';
 import {
   BOOTSTRAP,
-  REPO_ROOT,
   clientOptions,
   compareCopy,
+  runKafkaTool,
   seed,
   sleep,
   uniqueName,
@@ -122,21 +119,13 @@ describe('fencing', () => {
   it("names the transaction's coordinator as Kafka's own TransactionsCommand does", async () => {
     // The previous spec ran transactions under txId, so the broker has its state.
     const ours = await transactionCoordinator(o, txId);
-    const { stdout } = await promisify(execFile)(
-      'java',
-      [
-        '-Xmx128m',
-        '-cp',
-        path.join(REPO_ROOT, '.cache/kafka/*'),
-        'org.apache.kafka.tools.TransactionsCommand',
-        '--bootstrap-server',
-        BOOTSTRAP,
-        'describe',
-        '--transactional-id',
-        txId,
-      ],
-      { timeout: 60_000 },
-    );
+    const stdout = await runKafkaTool('org.apache.kafka.tools.TransactionsCommand', [
+      '--bootstrap-server',
+      BOOTSTRAP,
+      'describe',
+      '--transactional-id',
+      txId,
+    ]);
     const [head, row] = stdout
       .trim()
       .split('\n')

@@ -1,6 +1,7 @@
-/** Shared helpers for the integration specs: cluster options, unique topic names, a quiet logger, stack control. */
+/** Shared helpers for the integration specs: cluster options, unique topic names, a quiet logger, stack control, Kafka's own tools. */
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import {
   clusterOptions,
   exactlyOnce,
@@ -38,6 +39,40 @@ export function stack(...args: string[]): Promise<string> {
           : resolve(stdout),
     ),
   );
+}
+
+/** Kafka's jars (fetched into .cache/kafka by tools/demo) as a Java class path, after `first` (compiled fixtures). */
+export function kafkaClasspath(...first: string[]): string {
+  return [...first, path.join(REPO_ROOT, '.cache/kafka/*')].join(path.delimiter);
+}
+
+export interface KafkaToolOptions {
+  /** JVM options before the class path; default a 128 MB heap (the machine is shared). */
+  jvm?: readonly string[];
+  /** A directory of compiled classes (test/fixtures) put before Kafka's jars. */
+  classes?: string;
+}
+
+/** The `java` arguments that run `mainClass` (one of Kafka's command-line tools, or a fixture in `classes`) with `args`. */
+export function kafkaToolArgs(
+  mainClass: string,
+  args: readonly string[],
+  { jvm = ['-Xmx128m'], classes }: KafkaToolOptions = {},
+): string[] {
+  const cp = classes === undefined ? kafkaClasspath() : kafkaClasspath(classes);
+  return [...jvm, '-cp', cp, mainClass, ...args];
+}
+
+/** Runs one of Kafka's command-line tools to its end and returns what it printed; fails on a non-zero exit or after `timeoutMs`. */
+export async function runKafkaTool(
+  mainClass: string,
+  args: readonly string[],
+  { timeoutMs = 60_000, ...options }: KafkaToolOptions & { timeoutMs?: number } = {},
+): Promise<string> {
+  const { stdout } = await promisify(execFile)('java', kafkaToolArgs(mainClass, args, options), {
+    timeout: timeoutMs,
+  });
+  return stdout;
 }
 
 /** Produces n records with values "0".."n-1" (keys "k<i>") and returns how many were acknowledged. */
