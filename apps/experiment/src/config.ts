@@ -15,6 +15,7 @@ import {
   findExperiment,
   type Experiment,
 } from './catalogue';
+import { DEFAULT_DATABASE } from '@clickstream/warehouse';
 
 export { ConfigError };
 
@@ -60,6 +61,8 @@ const ConfigSchema = z.object({
   resultsDir: z.string().min(1, 'a directory'),
   docsFile: z.string().min(1, 'a file'),
   prometheusUrl: z.url('an http(s) URL'),
+  clickhouseUrl: z.url('an http(s) URL'),
+  database: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a ClickHouse identifier'),
   bootstrap: hostPortList,
   logLevel: z.enum(
     ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
@@ -107,6 +110,18 @@ const OPTIONS = {
     env: 'PROMETHEUS_URL',
     default: 'http://127.0.0.1:9090',
     help: 'Prometheus (probe freshness, broker roles)',
+  },
+  clickhouseUrl: {
+    flag: '--clickhouse-url',
+    env: 'CLICKHOUSE_URL',
+    default: 'http://127.0.0.1:18123',
+    help: "ClickHouse HTTP URL (the run's gatekeeper stamps in events_valid)",
+  },
+  database: {
+    flag: '--database',
+    env: 'CLICKHOUSE_DATABASE',
+    default: DEFAULT_DATABASE,
+    help: 'ClickHouse database of the pipeline',
   },
   bootstrap: {
     flag: '--bootstrap',

@@ -44,13 +44,34 @@ describe('computeFigures', () => {
       loadEndS: 100,
       faultAtMs: 40_000,
       restoredAtMs: 45_000,
+      // The gatekeeper stamped nothing from 41.2 s to 48.7 s (out of order, as ClickHouse may return them).
+      ingestMs: [48_700, 40_000, 41_200, 40_600, 49_000],
       page: { toPageMs: null, alertname: null, toResolvedMs: null },
       reconcile: null,
     });
+    expect(f.gatekeeper_pause_ms).toBe(7_500);
+    expect(f.gatekeeper_pause_from_fault_ms).toBe(1_200);
     expect(f.write_pause_ms).toBe(11_000);
     expect(f.write_pause_from_fault_ms).toBe(-1000);
     expect(f.back_under_slo_s).toBe(15);
     expect(f.max_age_during).toEqual({ ageS: 30, layer: 'clean' });
+  });
+
+  it('leaves the gatekeeper pause null when the stamps could not be read', () => {
+    const f = computeFigures({
+      ackedMs: [0, 1000],
+      timeline: [],
+      histograms: new Map(),
+      loadStartS: 0,
+      loadEndS: 2,
+      faultAtMs: 500,
+      restoredAtMs: 600,
+      ingestMs: null,
+      page: { toPageMs: null, alertname: null, toResolvedMs: null },
+      reconcile: null,
+    });
+    expect(f.gatekeeper_pause_ms).toBeNull();
+    expect(f.gatekeeper_pause_from_fault_ms).toBeNull();
   });
 });
 

@@ -31,6 +31,13 @@ export interface RunFigures {
   write_pause_ms: number | null;
   /** Where the pause began, ms relative to the fault (negative: before it). */
   write_pause_from_fault_ms: number | null;
+  /**
+   * The longest gap between consecutive gatekeeper stamps (ingest_time) of the run's valid rows: a
+   * time in which the gatekeeper committed none of the run's events. Null when they were not read
+   * (absent in runs made before this figure existed).
+   */
+  gatekeeper_pause_ms?: number | null;
+  gatekeeper_pause_from_fault_ms?: number | null;
   acked_sends: number;
   phases: Phase[];
   freshness: Record<string, PhaseQuantiles>;
@@ -84,6 +91,8 @@ export interface FigureInputs {
   loadEndS: number;
   faultAtMs: number;
   restoredAtMs: number;
+  /** The run's ingest_time stamps in the valid table (null: could not be read). */
+  ingestMs: ArrayLike<number> | null;
   page: PageFigure;
   reconcile: ReconcileSummary | null;
 }
@@ -102,11 +111,14 @@ export function computeFigures(i: FigureInputs): RunFigures {
   const freshness: Record<string, PhaseQuantiles> = {};
   for (const [layer, series] of i.histograms) freshness[layer] = phaseQuantiles(series, phases);
   const pause = writePause(i.ackedMs);
+  const gatekeeperPause = i.ingestMs ? writePause(i.ingestMs) : null;
   const during = phases[1] as Phase;
   const worst = maxAge(i.timeline, during.fromS, Math.max(during.toS, during.fromS + 1));
   return {
     write_pause_ms: pause?.gapMs ?? null,
     write_pause_from_fault_ms: pause ? pause.fromMs - i.faultAtMs : null,
+    gatekeeper_pause_ms: gatekeeperPause?.gapMs ?? null,
+    gatekeeper_pause_from_fault_ms: gatekeeperPause ? gatekeeperPause.fromMs - i.faultAtMs : null,
     acked_sends: i.ackedMs.length,
     phases,
     freshness,

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { ChildProcess } from 'child_process';
 import pino from 'pino';
+import { createWarehouse, readRunIngestTimes } from '@clickstream/warehouse';
 import { ConfigError, loadCommand, usage } from './config';
 import { generateDocs } from './docs/generate';
 import { runLadder } from './ladder';
@@ -55,6 +56,11 @@ async function main(): Promise<number> {
     return EXIT.ok;
   }
   const p = ports();
+  const warehouse = createWarehouse({
+    url: flags.clickhouseUrl,
+    database: flags.database,
+    logger: logger.child({ module: 'warehouse' }),
+  });
   let pendingRestore: (() => Promise<void>) | null = null;
   let child: ChildProcess | null = null;
   const deps: RunDeps = {
@@ -73,6 +79,7 @@ async function main(): Promise<number> {
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     setPendingRestore: (r) => (pendingRestore = r),
     setChild: (c) => (child = c),
+    ingestTimes: (runId) => readRunIngestTimes(warehouse, runId),
   };
   // An interrupted run must not leave a broker frozen, cut off or dead: restore, stop the load, exit.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

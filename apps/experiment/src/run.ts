@@ -29,6 +29,8 @@ export interface RunDeps extends StackDeps {
   /** Set while a fault is in, so that an interrupt restores it; the main module calls it on SIGINT/SIGTERM. */
   setPendingRestore: (restore: (() => Promise<void>) | null) => void;
   setChild: (child: ChildProcess | null) => void;
+  /** The run's gatekeeper stamps (ingest_time) in events_valid, ascending. */
+  ingestTimes: (runId: string) => Promise<number[]>;
 }
 
 export interface RunSettings {
@@ -198,10 +200,14 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
 
   const fromS = Math.floor(loadStartMs / 1000);
   const toS = Math.floor(endMs / 1000);
-  const [sends, ages, histograms] = await Promise.all([
+  const [sends, ages, histograms, ingestMs] = await Promise.all([
     readSends(runDir),
     ageByLayer(deps.prom, fromS, toS, deps.probeSelector),
     freshnessHistograms(deps.prom, fromS, toS, deps.probeSelector),
+    deps.ingestTimes(runId).catch((err: unknown) => {
+      deps.log('gatekeeper stamps not read', { error: String(err) });
+      return null;
+    }),
   ]);
   const timeline = buildTimeline(sends.ackedMs, ages, fromS, toS);
   fs.writeFileSync(
@@ -224,6 +230,7 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
     loadEndS: Math.floor(loadEndMs / 1000),
     faultAtMs: f.injectedAtMs,
     restoredAtMs: f.restoredAtMs ?? f.injectedAtMs,
+    ingestMs,
     page: pageFigure(pagesLines, f.injectedAtMs, f.restoredAtMs ?? f.injectedAtMs, endMs),
     reconcile: reconcileSummary,
   });
@@ -246,6 +253,7 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
     name: e.name,
     verdict: figures.reconcile?.verdict ?? 'no report',
     write_pause_ms: figures.write_pause_ms,
+    gatekeeper_pause_ms: figures.gatekeeper_pause_ms,
     back_under_slo_s: figures.back_under_slo_s,
     to_page_ms: figures.page.toPageMs,
   });

@@ -84,6 +84,9 @@ it('runs loader-kill: files written, every acked send on the timeline, the loade
   expect(timeline.reduce((s, r) => s + r.acked, 0)).toBe(experiment.load.acked);
   expect(Object.keys(timeline[0]?.age_s ?? {}).sort()).toEqual(['clean', 'valid', 'windows']);
   expect(experiment.figures.write_pause_ms).toBeGreaterThan(0);
+  // The gatekeeper stamps of the run were read from events_valid (a loader kill does not stop it).
+  expect(experiment.figures.gatekeeper_pause_ms).toBeGreaterThan(0);
+  expect(experiment.figures.gatekeeper_pause_ms).toBeLessThan(30_000);
   expect(reconcile.layers.filter((l: { verdict: string }) => l.verdict !== 'exact')).toEqual([]);
   expect(experiment.figures.reconcile.verdict).toBe('exact');
   expect(exit).toBe(0);

@@ -18,7 +18,7 @@ export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
 export { seqsFrom, windowCountsFrom } from './probe-reads';
-export { readRunRows, readRunRecords, EVENT_TABLE_KEYS } from './run-rows';
+export { readRunRows, readRunRecords, readRunIngestTimes, EVENT_TABLE_KEYS } from './run-rows';
 export type { RunRow, RunRows, RunRecord, RunRecords } from './run-rows';
 export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES } from './tables';
 export type { TableName, TableRole } from './tables';

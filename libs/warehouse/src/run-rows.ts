@@ -114,3 +114,19 @@ export async function readRunRecords(
   const raw = records.reduce((n, r) => n + Number(r.copies), 0);
   return { table, records, raw, otherRuns: Number(totals?.other_runs ?? 0) };
 }
+
+/**
+ * The gatekeeper's ingest_time stamps of this run's valid rows, ascending (ms since the epoch): a
+ * gap in them is a time in which the gatekeeper committed none of the run's events. Read without
+ * FINAL and collapsed with DISTINCT, so unmerged loader redeliveries do not matter.
+ */
+export async function readRunIngestTimes(
+  wh: Pick<Warehouse, 'query'>,
+  runId: string,
+): Promise<number[]> {
+  const rows = await wh.query<{ t: number | string }>(
+    `SELECT DISTINCT toInt64(ingest_time) AS t FROM ${TABLES.valid} WHERE run_id = {run:String} AND ingest_time IS NOT NULL ORDER BY t`,
+    { run: runId },
+  );
+  return rows.map((r) => Number(r.t));
+}

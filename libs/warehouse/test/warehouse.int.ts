@@ -2,6 +2,7 @@ import {
   createWarehouse,
   DASHBOARD_COPIES,
   DDL_DIR,
+  readRunIngestTimes,
   readRunRecords,
   readRunRows,
   TABLES,
@@ -160,6 +161,33 @@ describe('warehouse against a real ClickHouse', () => {
     ]);
     // FINAL shows the event once whatever happened upstream.
     expect((await readRunRows(wh, 'clean', run)).rows).toHaveLength(1);
+  });
+
+  it("readRunIngestTimes: the run's distinct gatekeeper stamps, ascending, redeliveries and other runs left out", async () => {
+    const run = uniqueName('run');
+    const row = (seq: number, ingest: number | null, offset: number) =>
+      toEventRow(
+        { ...event(seq, run), ingest_time: ingest },
+        { topic: 't', partition: 0, offset, timestamp: 1_760_000_000_000 },
+        1,
+      );
+    await wh.insertRows(TABLES.valid, [
+      row(3, 1_760_000_009_000, 3),
+      row(1, 1_760_000_001_000, 1),
+      row(2, 1_760_000_001_000, 2),
+      row(4, null, 4),
+    ]);
+    // A redelivery of seq 3 and another run's row: neither changes the answer.
+    await wh.insertRows(TABLES.valid, [row(3, 1_760_000_009_000, 3)]);
+    await wh.insertRows(TABLES.valid, [
+      toEventRow(
+        event(5, uniqueName('run')),
+        { topic: 't', partition: 0, offset: 5, timestamp: 0 },
+        1,
+      ),
+    ]);
+    expect(await readRunIngestTimes(wh, run)).toEqual([1_760_000_001_000, 1_760_000_009_000]);
+    expect(await readRunIngestTimes(wh, uniqueName('run'))).toEqual([]);
   });
 
   it('round-trips nullable columns and dead-letter bytes', async () => {

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CATALOGUE } from '../catalogue';
 import type { TimelineRow } from '../timeline';
+import { gatekeeperStallGoal, writeGoal } from './goals';
 import { faultSection, generatedSection, ladderSection, splice, type RunDoc } from './markdown';
 import { freshnessSpec, ladderSpec, renderSvg, type AgePoint, type LadderPoint } from './plots';
 
@@ -88,8 +89,10 @@ export async function generateDocs(o: {
   const sections: string[] = [];
   const missing: string[] = [];
   const plots: string[] = [];
+  const allRuns: RunDoc[] = [];
   for (const e of CATALOGUE) {
     const runs = readRuns(o.resultsDir, o.repoRoot, e.name);
+    allRuns.push(...runs.map((r) => r.doc));
     if (runs.length === 0) {
       missing.push(e.name);
       continue;
@@ -140,5 +143,8 @@ export async function generateDocs(o: {
   }
   const doc = fs.existsSync(o.docsFile) ? fs.readFileSync(o.docsFile, 'utf8') : '# Measurements\n';
   fs.writeFileSync(o.docsFile, splice(doc, generatedSection(sections, missing)));
+  const stall = gatekeeperStallGoal(allRuns);
+  if (stall)
+    writeGoal(path.join(o.resultsDir, 'bench', 'goals.json'), 'gatekeeper_stall_max_s', stall);
   return { sections: sections.length, plots };
 }
