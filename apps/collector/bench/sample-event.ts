@@ -1,7 +1,7 @@
 /** The page view both collector benchmarks send (http-load.ts over HTTP, pure-path.ts in process). */
 
-import { randomUUID } from 'node:crypto';
 import type { ClickEvent } from '@clickstream/contracts';
+import { samplePageView } from '@clickstream/test-support';
 
 /**
  * A source of page views of one bench run, in the contract's shape: a fresh event id each (so no
@@ -11,22 +11,7 @@ export function pageViews(runId: string): () => ClickEvent {
   let seq = 0;
   return () => {
     const s = seq++;
-    return {
-      event_id: randomUUID(),
-      seq: s,
-      run_id: runId,
-      event_type: 'page_view',
-      event_time: Date.now(),
-      session_id: `${runId}-${s % 1000}`,
-      user_id: null,
-      page: '/bench',
-      product_id: null,
-      quantity: null,
-      amount_cents: null,
-      currency: null,
-      device: 'desktop',
-      ingest_time: null,
-    };
+    return samplePageView(s, runId, { session_id: `${runId}-${s % 1000}`, page: '/bench' });
   };
 }
 

@@ -1,6 +1,5 @@
 /** Hand-made raw records for the specs: valid events of every type, and one poison per RejectReason with the reason it must get. */
 
-import { randomUUID } from 'crypto';
 import {
   HEADERS,
   MAX_EVENT_BYTES,
@@ -12,6 +11,7 @@ import {
   type RejectReason,
 } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
+import { samplePageView } from '@clickstream/test-support';
 
 export const NOW = 1_790_000_000_000;
 
@@ -24,20 +24,13 @@ export function sampleEvent(
   overrides: Partial<ClickEvent> = {},
 ): ClickEvent {
   const base: ClickEvent = {
-    event_id: randomUUID(),
-    seq,
-    run_id: runId,
+    ...samplePageView(seq, runId, {
+      event_time: now - 1000,
+      session_id: `sess-${seq % 17}`,
+      user_id: seq % 3 === 0 ? null : `user-${seq % 11}`,
+      page: '/home',
+    }),
     event_type: type,
-    event_time: now - 1000,
-    session_id: `sess-${seq % 17}`,
-    user_id: seq % 3 === 0 ? null : `user-${seq % 11}`,
-    page: '/home',
-    product_id: null,
-    quantity: null,
-    amount_cents: null,
-    currency: null,
-    device: 'desktop',
-    ingest_time: null,
   };
   if (type === 'product_view' || type === 'add_to_cart' || type === 'remove_from_cart')
     base.product_id = `sku-${seq % 50}`;

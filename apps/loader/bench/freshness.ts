@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { encodeEvent, formatSeqHeader, HEADERS, type ClickEvent } from '@clickstream/contracts';
@@ -16,6 +16,7 @@ import {
   deleteTopics,
   type DeliveryReport,
 } from '@clickstream/kafka-tx';
+import { samplePageView } from '@clickstream/test-support';
 import { createWarehouse, TABLES } from '@clickstream/warehouse';
 import { assertAlive, sleep, startChild, stopChild, summary, type Child } from './bench-lib';
 
@@ -182,23 +183,13 @@ async function main(): Promise<void> {
       const batch = [];
       for (; sent < due; sent++) {
         const now = Date.now();
-        const e: ClickEvent = {
-          event_id: randomUUID(),
-          seq: sent,
-          run_id: runId,
-          event_type: 'page_view',
+        const e: ClickEvent = samplePageView(sent, runId, {
           event_time: now,
           session_id: `s-${sent % 97}`,
-          user_id: null,
           page: '/bench',
-          product_id: null,
-          quantity: null,
-          amount_cents: null,
-          currency: null,
-          device: 'desktop',
           // Direct path: we play the gatekeeper and stamp the ingest time ourselves.
           ingest_time: path === 'direct' ? now : null,
-        };
+        });
         sentAt[sent] = now;
         batch.push({
           topic: path === 'direct' ? valid : raw,

@@ -5,4 +5,5 @@ export { sleep, waitFor, waitForValue, retry } from './wait';
 export { uniqueId } from './names';
 export { testLogger, clusterOptions, produceAcked, type AckingProducer } from './kafka';
 export { exactlyOnce, exactlyOnceCounts, isExact, type OnceEvidence } from './exactly-once';
+export { samplePageView, type SamplePageView } from './sample-event';
 export { NodeChild, killAllChildren, type Exit, type NodeChildOptions } from './child';
