@@ -5,10 +5,10 @@
  */
 
 import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
-import { seqsFrom, windowCountsFrom, type Warehouse } from '@clickstream/warehouse';
+import type { Warehouse } from '@clickstream/warehouse';
 import type { ProbeConfig } from './config';
 import { probeEvent, probeRecord } from './event';
-import { LAYER_TABLES, type LayerName } from './layers';
+import { LAYERS, type LayerSource } from './layers';
 import type { ProbeMetrics } from './metrics';
 import type { ProbeTracker } from './tracker';
 import { WindowRanks } from './windows-layer';
@@ -86,30 +86,15 @@ async function sendLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
   }
 }
 
-/** The probe's seqs at or above `from` that a layer shows now. */
-async function shownFrom(
-  d: ProbeDeps,
-  ranks: WindowRanks,
-  layer: LayerName,
-  from: number,
-): Promise<number[]> {
-  if (layer !== 'windows') return seqsFrom(d.warehouse, LAYER_TABLES[layer], d.runId, from);
-  const windowStart = ranks.windowOf(from);
-  if (windowStart === undefined) return [];
-  ranks.forgetBelow(from);
-  return ranks.covered(
-    await windowCountsFrom(d.warehouse, LAYER_TABLES.windows, d.runId, windowStart),
-  );
-}
-
 async function watchLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
   const failures = new Map<string, number>();
+  const source: LayerSource = { warehouse: d.warehouse, runId: d.runId, ranks };
   while (!d.signal.aborted) {
     for (const layer of d.tracker.layers) {
       const from = d.tracker.watchFrom(layer);
       if (from === null) continue;
       try {
-        const seqs = await shownFrom(d, ranks, layer, from);
+        const seqs = await LAYERS[layer].shownFrom(source, from);
         d.tracker.seen(layer, seqs, d.clock());
         failures.set(layer, 0);
       } catch (error) {
