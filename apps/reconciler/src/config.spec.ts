@@ -30,6 +30,7 @@ describe('parseConfig', () => {
     ]);
     expect(c.ingestBoundMs).toBe(60_000);
     expect(c.clickhouseDatabase).toBe('clickstream');
+    expect([c.kafkaFrom, c.kafkaMarginS]).toEqual(['run-start', 300]);
   });
 
   it('takes overrides, in both flag forms', () => {
@@ -41,6 +42,9 @@ describe('parseConfig', () => {
         '--topic-raw',
         'raw-x1',
         '--examples=3',
+        '--kafka-from',
+        'beginning',
+        '--kafka-margin-s=0',
       ],
       {},
     );
@@ -49,6 +53,7 @@ describe('parseConfig', () => {
     expect([timed.layers, timed.timedLayers]).toEqual([['events.clean'], ['agg.windows']]);
     expect(c.topics.raw).toBe('raw-x1');
     expect(c.examples).toBe(3);
+    expect([c.kafkaFrom, c.kafkaMarginS]).toEqual(['beginning', 0]);
   });
 
   it.each([
@@ -65,6 +70,14 @@ describe('parseConfig', () => {
       /--examples: got "99"; expected an integer from 1 to 20/,
     ],
     [['--run-dir', 'r', '--topic-dlq', 'bad topic'], /--topic-dlq: got "bad topic"/],
+    [
+      ['--run-dir', 'r', '--kafka-from', 'start'],
+      /--kafka-from: got "start"; expected one of run-start, beginning/,
+    ],
+    [
+      ['--run-dir', 'r', '--kafka-margin-s', '-1'],
+      /--kafka-margin-s: got "-1"; expected an integer from 0 to 86400/,
+    ],
     [
       ['--run-dir', 'r', '--clickhouse-database', 'x;drop'],
       /--clickhouse-database: got "x;drop"; expected a plain identifier/,

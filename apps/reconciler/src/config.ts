@@ -19,6 +19,10 @@ import { z } from 'zod';
 import { EVENT_LAYERS, isEventLayer, type EventLayer } from './core/layers';
 import { TIMED_LAYERS, isTimedLayer, type TimedLayer } from './core/timed-layers';
 
+/** Where topics are read from: see `kafkaReadStart` in run.ts. */
+export const KAFKA_FROM = ['run-start', 'beginning'] as const;
+export type KafkaFrom = (typeof KAFKA_FROM)[number];
+
 const ALL_LAYERS: readonly string[] = [...EVENT_LAYERS, ...TIMED_LAYERS];
 
 export { ConfigError };
@@ -74,6 +78,16 @@ const OPTIONS = {
     default: '60000',
     help: "largest |ingest_time - ledger send_time| of an event, ms (beyond it the ingest time is not the broker's)",
   },
+  kafkaFrom: {
+    flag: '--kafka-from',
+    default: 'run-start',
+    help: "where each topic is read from: run-start (the first record stamped at or after the manifest's started_at minus --kafka-margin-s) or beginning",
+  },
+  kafkaMarginS: {
+    flag: '--kafka-margin-s',
+    default: '300',
+    help: 'seconds before the run start from which topics are read (clock slack), 0 to 86400',
+  },
   examples: { flag: '--examples', default: '10', help: 'examples per anomaly, 1 to 20' },
   logLevel: {
     flag: '--log-level',
@@ -100,6 +114,8 @@ const ConfigSchema = z.object({
   topicWindows: topicName,
   topicSessions: topicName,
   ingestBoundMs: intIn(0, 86_400_000),
+  kafkaFrom: z.enum(KAFKA_FROM, `one of ${KAFKA_FROM.join(', ')}`),
+  kafkaMarginS: intIn(0, 86_400),
   examples: intIn(1, 20),
   logLevel,
 });
@@ -125,6 +141,9 @@ export interface ReconcilerConfig {
     sessions: string;
   };
   ingestBoundMs: number;
+  /** Read each topic from the run's start (less the margin) or from the beginning. */
+  kafkaFrom: KafkaFrom;
+  kafkaMarginS: number;
   examples: number;
   logLevel: LogLevel;
 }
@@ -186,6 +205,8 @@ export function parseConfig(
       sessions: c.topicSessions,
     },
     ingestBoundMs: c.ingestBoundMs,
+    kafkaFrom: c.kafkaFrom,
+    kafkaMarginS: c.kafkaMarginS,
     examples: c.examples,
     logLevel: c.logLevel,
   };

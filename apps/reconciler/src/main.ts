@@ -2,10 +2,11 @@
 
 import * as fs from 'fs';
 import pino from 'pino';
-import { endOffsets, readTopic, type KafkaClientOptions } from '@clickstream/kafka-tx';
+import type { KafkaClientOptions } from '@clickstream/kafka-tx';
 import { readManifest } from '@clickstream/ledger';
 import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
 import { ConfigError, loadConfig, usage } from './config';
+import { kafkaTopicSource } from './adapters/kafka';
 import { readLedgerIndex } from './adapters/ledger';
 import { EXIT, run } from './run';
 
@@ -45,10 +46,7 @@ async function main(): Promise<number> {
         index: readLedgerIndex,
         manifest: (file) => (fs.existsSync(file) ? readManifest(file) : null),
       },
-      kafka: () => ({
-        endOffsets: (topic) => endOffsets(kafkaClient, topic, 'read_committed'),
-        readTopic: (topic) => readTopic({ ...kafkaClient, topic, isolation: 'read_committed' }),
-      }),
+      kafka: (start) => kafkaTopicSource(kafkaClient, start),
       sql: () => {
         warehouse = createWarehouse({
           url: config.clickhouseUrl,

@@ -13,7 +13,7 @@ import {
 } from '@clickstream/ledger';
 import { readLedgerIndex } from './adapters/ledger';
 import { parseConfig } from './config';
-import { run } from './run';
+import { kafkaReadStart, run } from './run';
 import { manifestFor, RUN, validSend } from '../test/ledger-rows';
 
 const T0 = 1_700_000_000_000;
@@ -104,5 +104,33 @@ describe('run: downstream expectations follow what raw holds', () => {
     expect(byLayer['events.late']?.notes.join()).toContain(
       '1 acknowledged event(s) not (yet) in events.valid',
     );
+  });
+});
+
+describe('kafkaReadStart: where every topic is read from', () => {
+  const runStart = { kafkaFrom: 'run-start', kafkaMarginS: 300 } as const;
+
+  it('the run start less the margin, when the manifest has a start', () => {
+    expect(kafkaReadStart(runStart, { started_at: T0 })).toEqual({
+      fromTimeMs: T0 - 300_000,
+      from: `from ${new Date(T0 - 300_000).toISOString()} (the run's start less 300 s)`,
+    });
+    expect(kafkaReadStart({ ...runStart, kafkaMarginS: 0 }, { started_at: T0 }).fromTimeMs).toBe(
+      T0,
+    );
+  });
+
+  it('the beginning when asked, without a manifest, or for a start at the epoch', () => {
+    for (const [config, manifest, why] of [
+      [{ ...runStart, kafkaFrom: 'beginning' }, { started_at: T0 }, /--kafka-from beginning/],
+      [runStart, null, /no manifest/],
+      [runStart, { started_at: 0 }, /epoch/],
+      [runStart, { started_at: 299_999 }, /epoch/],
+    ] as const) {
+      const start = kafkaReadStart(config, manifest);
+      expect(start.fromTimeMs).toBeNull();
+      expect(start.from).toMatch(/^from the beginning/);
+      expect(start.from).toMatch(why);
+    }
   });
 });

@@ -11,7 +11,7 @@ import {
 import { LEDGER_FILE, MANIFEST_FILE } from '@clickstream/ledger';
 import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
 import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
-import { readKafkaLayer, type TopicSource } from './adapters/kafka';
+import { readKafkaLayer, type KafkaReadStart, type TopicSource } from './adapters/kafka';
 import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
@@ -32,8 +32,8 @@ export interface RunDeps {
   config: ReconcilerConfig;
   logger: Logger;
   ledger: LedgerSource;
-  /** Needed only when a Kafka layer is requested. */
-  kafka: () => TopicSource;
+  /** Needed only when a Kafka layer is requested; every topic is read from `start`. */
+  kafka: (start: KafkaReadStart) => TopicSource;
   /** Needed only when a ClickHouse layer is requested. */
   sql: () => SqlSource;
   iceberg?: (o: IcebergLayerOptions) => Promise<LayerRead>;
@@ -48,6 +48,31 @@ export interface RunResult {
   report: ReconciliationReport;
   exitCode: number;
   message: string;
+}
+
+/**
+ * Where this run's topics are read from. Every record of a run is stamped at or after the run
+ * started: clickstream.raw by the broker (LogAppendTime) or with the ledger's send time, every
+ * later event topic with its raw record's timestamp, the aggregate rows with their emission time.
+ * So the first record stamped at or after (started_at - margin) of each partition starts the read,
+ * and a long-lived topic costs the records since the run began, not its whole history. A skipped
+ * record of the run could only show as missing, never as a pass.
+ */
+export function kafkaReadStart(
+  config: Pick<ReconcilerConfig, 'kafkaFrom' | 'kafkaMarginS'>,
+  manifest: Pick<RunManifest, 'started_at'> | null,
+): KafkaReadStart {
+  if (config.kafkaFrom === 'beginning')
+    return { fromTimeMs: null, from: 'from the beginning (--kafka-from beginning)' };
+  if (manifest === null)
+    return { fromTimeMs: null, from: 'from the beginning (no manifest, so no run start)' };
+  const fromTimeMs = manifest.started_at - config.kafkaMarginS * 1000;
+  if (fromTimeMs <= 0)
+    return { fromTimeMs: null, from: 'from the beginning (the run starts at the epoch)' };
+  return {
+    fromTimeMs,
+    from: `from ${new Date(fromTimeMs).toISOString()} (the run's start less ${config.kafkaMarginS} s)`,
+  };
 }
 
 export async function run(deps: RunDeps): Promise<RunResult> {
@@ -69,19 +94,25 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   const ledger = await deps.ledger.index(ledgerFile, (manifest?.counts.sends ?? 0) + 1);
   const runId = manifest?.run_id ?? ledger.runId ?? path.basename(path.resolve(config.runDir));
   logger.info({ runId, rows: ledger.rows, ms: Date.now() - started }, 'ledger read');
+  const start = kafkaReadStart(config, manifest);
+  logger.info({ runId, fromTimeMs: start.fromTimeMs }, `topics read ${start.from}`);
+  const kafka = (): TopicSource => deps.kafka(start);
 
   // The events.valid layer's read also yields the ingest times the timed layers need.
   let ingest: IngestRead | undefined;
-  const tapped: RunDeps =
-    config.timedLayers.length === 0
-      ? deps
-      : {
-          ...deps,
-          kafka: () =>
-            tapIngestTimes(deps.kafka(), config.topics.valid, runId, (i) => {
+  const tapped: LaneDeps = {
+    config,
+    logger,
+    sql: deps.sql,
+    ...(deps.iceberg === undefined ? {} : { iceberg: deps.iceberg }),
+    kafka:
+      config.timedLayers.length === 0
+        ? kafka
+        : () =>
+            tapIngestTimes(kafka(), config.topics.valid, runId, (i) => {
               ingest = i;
             }),
-        };
+  };
   const reads = await readLayers(tapped, runId, ledger);
   const report = reconcile({
     ledger,
@@ -105,7 +136,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
       ingestBoundMs: config.ingestBoundMs,
       examples: config.examples,
       logger,
-      kafka: deps.kafka,
+      kafka,
       sql: deps.sql,
     },
     {
@@ -150,8 +181,12 @@ export async function run(deps: RunDeps): Promise<RunResult> {
  * Kafka topics are read one after the other (one topic's records in memory at a time) while
  * ClickHouse and Iceberg are read alongside.
  */
+type LaneDeps = Pick<RunDeps, 'config' | 'logger' | 'sql' | 'iceberg'> & {
+  kafka: () => TopicSource;
+};
+
 async function readLayers(
-  deps: RunDeps,
+  deps: LaneDeps,
   runId: string,
   ledger: LedgerIndex,
 ): Promise<Map<EventLayer, LayerRead>> {

@@ -58,6 +58,7 @@ export function tapIngestTimes(
 ): TopicSource {
   return {
     endOffsets: (topic) => source.endOffsets(topic),
+    ...(source.from === undefined ? {} : { from: source.from }),
     async readTopic(topic) {
       const records = await source.readTopic(topic);
       if (topic === validTopic) {

@@ -13,10 +13,11 @@ import {
   type LayerReport,
   type ReconciliationReport,
 } from '@clickstream/contracts';
-import { endOffsets, readTopic } from '@clickstream/kafka-tx';
-import { readManifest } from '@clickstream/ledger';
+import { readManifest, writeManifest } from '@clickstream/ledger';
 import * as fs from 'fs';
+import * as os from 'os';
 import { parseConfig } from '../src/config';
+import { kafkaTopicSource } from '../src/adapters/kafka';
 import { readLedgerIndex } from '../src/adapters/ledger';
 import { run } from '../src/run';
 import {
@@ -55,8 +56,8 @@ function flags(s: SyntheticRun): string[] {
   ];
 }
 
-async function reconcileNow(s: SyntheticRun): Promise<ReconciliationReport> {
-  const parsed = parseConfig(flags(s), {});
+async function reconcileNow(s: SyntheticRun, more: string[] = []): Promise<ReconciliationReport> {
+  const parsed = parseConfig([...flags(s), ...more], {});
   if (parsed.help) throw new Error('unexpected --help');
   const { config } = parsed;
   const client = {
@@ -68,10 +69,7 @@ async function reconcileNow(s: SyntheticRun): Promise<ReconciliationReport> {
     config,
     logger: quietLogger,
     ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
-    kafka: () => ({
-      endOffsets: (t) => endOffsets(client, t, 'read_committed'),
-      readTopic: (t) => readTopic({ ...client, topic: t, isolation: 'read_committed' }),
-    }),
+    kafka: (start) => kafkaTopicSource(client, start),
     sql: () => s.warehouse,
     print: () => undefined,
   });
@@ -127,6 +125,43 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       expect(layer(report, name).notes.join('|')).not.toMatch(/not checked/);
     for (const l of report.layers)
       expect(l.notes.join('|')).toMatch(/1 record\(s\) of other runs ignored/);
+  });
+
+  it('reads the topics from the run start: a start after every record reads none of them (unknown, never a pass); the real start is exact', async () => {
+    // The same run in a directory of its own whose manifest carries a start time (the synthetic one says 0).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reconciler-it-start-'));
+    try {
+      fs.copyFileSync(path.join(s.runDir, 'ledger.arrow'), path.join(dir, 'ledger.arrow'));
+      const manifest = readManifest(path.join(s.runDir, 'manifest.json'));
+      const at = (startedAt: number) => {
+        writeManifest(path.join(dir, 'manifest.json'), { ...manifest, started_at: startedAt });
+        return { ...s, runDir: dir };
+      };
+      // A layer that holds nothing of the run is no evidence: unknown, like a topic not yet written.
+      const future = await reconcileNow(at(Date.now() + 600_000), ['--kafka-margin-s', '0']);
+      for (const name of ['clickstream.raw', 'events.valid', 'events.dlq', 'events.clean'])
+        expect(layer(future, name)).toMatchObject({ verdict: 'unknown', observed: 0 });
+      expect(future.verdict).toBe('unknown');
+      expect(layer(future, 'clickhouse.clean').verdict).toBe('exact');
+      expect(layer(future, 'clickstream.raw').notes).toContainEqual(
+        expect.stringMatching(
+          /^topic rec-it-raw-\S+: 0 record\(s\) read from \S+Z \(the run's start less 0 s\)$/,
+        ),
+      );
+      // The run's records were written in the last minutes: a start now, less the default 300 s, reads them all.
+      const now = await reconcileNow(at(Date.now()));
+      expect(verdicts(now)).toEqual(allExact);
+      expect(layer(now, 'events.valid').notes).toContainEqual(
+        expect.stringMatching(/record\(s\) read from \S+Z \(the run's start less 300 s\)$/),
+      );
+      const all = await reconcileNow(at(Date.now() + 600_000), ['--kafka-from', 'beginning']);
+      expect(verdicts(all)).toEqual(allExact);
+      expect(layer(all, 'events.dlq').notes).toContainEqual(
+        expect.stringMatching(/record\(s\) read from the beginning \(--kafka-from beginning\)$/),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('not-yet-merged duplicate rows in ClickHouse are a note, not a failure', async () => {

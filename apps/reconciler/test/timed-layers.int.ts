@@ -23,8 +23,6 @@ import {
   createIdempotentProducer,
   createTopics,
   deleteTopics,
-  endOffsets,
-  readTopic,
   type OutRecord,
 } from '@clickstream/kafka-tx';
 import { readManifest, writeLedger, writeManifest } from '@clickstream/ledger';
@@ -38,6 +36,7 @@ import {
   type Warehouse,
 } from '@clickstream/warehouse';
 import { parseConfig } from '../src/config';
+import { kafkaTopicSource } from '../src/adapters/kafka';
 import { readLedgerIndex } from '../src/adapters/ledger';
 import { indexLedger } from '../src/core/ledger-index';
 import { ledgerEventsOf } from '../src/core/ledger-events';
@@ -260,10 +259,7 @@ describe('reconciler: timed layers on the real stack', () => {
       config: parsed.config,
       logger: quietLogger,
       ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
-      kafka: () => ({
-        endOffsets: (t) => endOffsets(client, t, 'read_committed'),
-        readTopic: (t) => readTopic({ ...client, topic: t, isolation: 'read_committed' }),
-      }),
+      kafka: (start) => kafkaTopicSource(client, start),
       sql: () => wh,
       print: () => undefined,
     });

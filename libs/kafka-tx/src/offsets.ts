@@ -1,4 +1,4 @@
-/** Reading whole topics up to the end offsets captured at the start, end offsets, and consumer-group lag. */
+/** Reading whole topics (or their records since a time) up to the end offsets captured at the start, end offsets, and consumer-group lag. */
 import { IsolationLevel, KafkaConsumer, OffsetSpec } from '@confluentinc/kafka-javascript';
 import type {
   IAdminClient,
@@ -100,21 +100,56 @@ export function committedLag(
 }
 
 /**
- * Every record of every partition from the beginning up to the end offsets captured when the call
- * starts (LSO for read_committed: transactions still open then are excluded). Records appended
- * later are ignored. In partition order, then offset order.
+ * Where a read of each partition starts: the log start, or with `fromTimeMs` the first offset
+ * whose timestamp is at or after it (the broker's time index; -1, no such record, means the end).
+ * Every record with a timestamp >= fromTimeMs is at or after that offset, even on a CreateTime
+ * topic whose timestamps are not in offset order: only records before it can be skipped.
+ */
+async function startOffsets(
+  a: IAdminClient,
+  topic: string,
+  parts: number[],
+  end: Map<number, number>,
+  fromTimeMs: number | undefined,
+  isolation: Isolation,
+  timeoutMs: number,
+): Promise<Map<number, number>> {
+  const earliest = await listOffsets(a, topic, parts, OffsetSpec.EARLIEST, isolation, timeoutMs);
+  if (fromTimeMs === undefined || fromTimeMs <= 0) return earliest;
+  const byTime = await listOffsets(
+    a,
+    topic,
+    parts,
+    new OffsetSpec(fromTimeMs),
+    isolation,
+    timeoutMs,
+  );
+  return new Map(
+    parts.map((p) => {
+      const found = byTime.get(p) ?? -1;
+      const first = earliest.get(p) ?? 0;
+      const last = end.get(p) ?? 0;
+      return [p, found < 0 ? last : Math.min(last, Math.max(first, found))];
+    }),
+  );
+}
+
+/**
+ * Every record of every partition from the beginning (or, with `fromTimeMs`, from the first record
+ * stamped at or after that time) up to the end offsets captured when the call starts (LSO for
+ * read_committed: transactions still open then are excluded). Records appended later are ignored.
+ * In partition order, then offset order.
  */
 export async function readTopic(
-  o: KafkaClientOptions & { topic: string; isolation?: Isolation },
+  o: KafkaClientOptions & { topic: string; isolation?: Isolation; fromTimeMs?: number },
 ): Promise<InRecord[]> {
   const isolation = o.isolation ?? 'read_committed';
   const t = resolveTimeouts(o);
   const [begin, end] = await withAdmin(o, async (a, timeoutMs) => {
     const parts = await partitionsOf(a, o.topic, timeoutMs);
-    return [
-      await listOffsets(a, o.topic, parts, OffsetSpec.EARLIEST, isolation, timeoutMs),
-      await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs),
-    ] as const;
+    const last = await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs);
+    const first = await startOffsets(a, o.topic, parts, last, o.fromTimeMs, isolation, timeoutMs);
+    return [first, last] as const;
   });
   const open = new Set([...end.keys()].filter((p) => (end.get(p) ?? 0) > (begin.get(p) ?? 0)));
   const byPartition = new Map<number, InRecord[]>([...end.keys()].map((p) => [p, []]));

@@ -92,6 +92,51 @@ describe('topics, producer, readTopic, offsets', () => {
     expect(x0?.key?.toString()).toBe('a');
   });
 
+  it('reads from a time: every record stamped at or after it, none of a partition stamped only before it', async () => {
+    const t = uniqueName('client-from-time');
+    await createTopics(o, [{ topic: t, partitions: 3 }]);
+    try {
+      const base = Date.now() - 3_600_000;
+      const at = (partition: number, minutes: number, value: string) => ({
+        topic: t,
+        partition,
+        key: null,
+        value: Buffer.from(value),
+        timestamp: base + minutes * 60_000,
+      });
+      const p = await createIdempotentProducer(o);
+      try {
+        const reports = await p.send([
+          at(0, 0, 'p0-old'),
+          at(0, 1, 'p0-old2'),
+          at(0, 10, 'p0-new'),
+          // CreateTime is the producer's: an older stamp after a newer one is still read.
+          at(0, 2, 'p0-after-new-but-older'),
+          at(1, 20, 'p1-new'),
+          at(2, 0, 'p2-old'),
+        ]);
+        expect(reports.every((r) => r.ok)).toBe(true);
+      } finally {
+        await p.close();
+      }
+      const from = base + 5 * 60_000;
+      const recs = await readTopic({ ...o, topic: t, fromTimeMs: from });
+      expect(recs.map((r) => String(r.value))).toEqual([
+        'p0-new',
+        'p0-after-new-but-older',
+        'p1-new',
+      ]);
+      expect(recs.map((r) => r.offset)).toEqual([2, 3, 0]);
+      // A time past every record reads nothing; 0 (or none) reads from the log start.
+      await expect(readTopic({ ...o, topic: t, fromTimeMs: base + 3_600_000 })).resolves.toEqual(
+        [],
+      );
+      expect(await readTopic({ ...o, topic: t, fromTimeMs: 0 })).toHaveLength(6);
+    } finally {
+      await deleteTopics(o, [t]);
+    }
+  });
+
   it('reads an empty topic as empty and counts the lag of a group that never committed', async () => {
     await expect(readTopic({ ...o, topic: empty })).resolves.toEqual([]);
     expect(await committedLag(o, uniqueName('nobody'), topic)).toBe(602);

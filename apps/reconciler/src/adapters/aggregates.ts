@@ -20,7 +20,7 @@ import {
 import type { AggregateContents, AggregateRead, ObservedAggregate } from '../core/check-aggregate';
 import type { SessionValues, WindowValues } from '../core/timed-expectation';
 import type { SqlSource } from './clickhouse';
-import type { TopicSource } from './kafka';
+import { readNote, type TopicSource } from './kafka';
 
 interface Emission<V> extends ObservedAggregate<V> {
   runId: string;
@@ -149,7 +149,7 @@ export async function readKafkaAggregates<V>(
     const ends = await source.endOffsets(topic);
     const records = await source.readTopic(topic);
     const contents = latestPerKey(records, runId, ends, decode);
-    contents.notes.unshift(`topic ${topic}: ${records.length} record(s) read`);
+    contents.notes.unshift(readNote(topic, records.length, source));
     contents.readMs = Date.now() - started;
     return { ok: true, contents };
   } catch (err) {

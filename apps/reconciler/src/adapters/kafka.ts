@@ -1,7 +1,12 @@
 /** Kafka layer adapter: reads a topic read_committed up to the end offsets taken at the start and keeps this run's records by header. */
 
 import { decodeEvent, HEADERS } from '@clickstream/contracts';
-import type { InRecord } from '@clickstream/kafka-tx';
+import {
+  endOffsets,
+  readTopic,
+  type InRecord,
+  type KafkaClientOptions,
+} from '@clickstream/kafka-tx';
 import {
   NumberList,
   seqFromHeader,
@@ -18,6 +23,34 @@ import type { LayerKind } from '../core/expectation';
 export interface TopicSource {
   endOffsets(topic: string): Promise<Map<number, number>>;
   readTopic(topic: string): Promise<InRecord[]>;
+  /** Where each read starts, in words, for the layer notes (e.g. "from 2026-12-01T10:00:00.000Z (...)"). */
+  readonly from?: string;
+}
+
+/**
+ * Where a reconciliation reads every topic from: the log start (null), or the first record of each
+ * partition stamped at or after `fromTimeMs`. Records of a run are stamped at or after the run
+ * started (docs/RECONCILER.md), so an earlier start only reads other runs' records.
+ */
+export interface KafkaReadStart {
+  fromTimeMs: number | null;
+  /** Why, in words. */
+  from: string;
+}
+
+/** The production TopicSource: @clickstream/kafka-tx against a cluster, read_committed, from `start`. */
+export function kafkaTopicSource(client: KafkaClientOptions, start: KafkaReadStart): TopicSource {
+  return {
+    endOffsets: (topic) => endOffsets(client, topic, 'read_committed'),
+    readTopic: (topic) =>
+      readTopic({
+        ...client,
+        topic,
+        isolation: 'read_committed',
+        ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
+      }),
+    from: start.from,
+  };
 }
 
 export interface KafkaLayerOptions {
@@ -148,6 +181,12 @@ export function extractRun(
   return { ok: true, contents };
 }
 
+/** The first note of a Kafka layer: how many records were read, and from where. */
+export function readNote(topic: string, records: number, source: TopicSource): string {
+  const from = source.from === undefined ? '' : ` ${source.from}`;
+  return `topic ${topic}: ${records} record(s) read${from}`;
+}
+
 export async function readKafkaLayer(
   source: TopicSource,
   o: KafkaLayerOptions,
@@ -157,7 +196,7 @@ export async function readKafkaLayer(
     const records = await source.readTopic(o.topic);
     const read = extractRun(records, o);
     read.contents.readMs = Date.now() - started;
-    read.contents.notes.unshift(`topic ${o.topic}: ${records.length} record(s) read`);
+    read.contents.notes.unshift(readNote(o.topic, records.length, source));
     return read;
   } catch (err) {
     return {
