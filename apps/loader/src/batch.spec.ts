@@ -6,6 +6,7 @@ import {
   type ClickEvent,
 } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
+import { samplePageView } from '@clickstream/test-support';
 import type { TableRole } from '@clickstream/warehouse';
 import { toTableBatch } from './batch';
 
@@ -20,22 +21,12 @@ const roles = new Map<string, TableRole>([
 ]);
 
 function event(seq: number): ClickEvent {
-  return {
+  return samplePageView(seq, 'run-1', {
     event_id: `3b0c6a8e-1d2f-4a5b-8c7d-${String(seq).padStart(12, '0')}`,
-    seq,
-    run_id: 'run-1',
-    event_type: 'page_view',
     event_time: NOW - 1000,
     session_id: 'sess-1',
-    user_id: null,
-    page: '/home',
-    product_id: null,
-    quantity: null,
-    amount_cents: null,
-    currency: null,
-    device: 'desktop',
     ingest_time: NOW - 500,
-  };
+  });
 }
 
 function record(

@@ -1,6 +1,5 @@
 /** Integration harness: unique topics and databases, a producer of encoded events and dead letters, and the built loader as a child process. */
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { encodeEvent, formatSeqHeader, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import {
@@ -14,6 +13,7 @@ import {
   localBootstrap,
   NodeChild,
   produceAcked,
+  samplePageView,
   uniqueId as sharedUniqueId,
   waitFor as sharedWaitFor,
 } from '@clickstream/test-support';
@@ -52,22 +52,12 @@ export function waitFor(
 
 export function makeEvent(runId: string, seq: number): ClickEvent {
   const now = Date.now();
-  return {
-    event_id: randomUUID(),
-    seq,
-    run_id: runId,
-    event_type: 'page_view',
+  return samplePageView(seq, runId, {
     event_time: now - 100,
     session_id: `s-${seq % 17}`,
     user_id: seq % 3 === 0 ? null : `u-${seq % 11}`,
-    page: '/home',
-    product_id: null,
-    quantity: null,
-    amount_cents: null,
-    currency: null,
-    device: 'desktop',
     ingest_time: now,
-  };
+  });
 }
 
 function seqHeaders(runId: string, seq: number): Record<string, string> {
