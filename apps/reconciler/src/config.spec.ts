@@ -30,7 +30,7 @@ describe('parseConfig', () => {
     ]);
     expect(c.ingestBoundMs).toBe(60_000);
     expect(c.clickhouseDatabase).toBe('clickstream');
-    expect([c.kafkaFrom, c.kafkaMarginS]).toEqual(['run-start', 300]);
+    expect([c.kafkaFrom, c.kafkaMarginS]).toEqual(['run-start', 60]);
   });
 
   it('takes overrides, in both flag forms', () => {

@@ -85,8 +85,8 @@ const OPTIONS = {
   },
   kafkaMarginS: {
     flag: '--kafka-margin-s',
-    default: '300',
-    help: 'seconds before the run start from which topics are read (clock slack), 0 to 86400',
+    default: '60',
+    help: 'seconds before the run start from which topics are read (clock slack; as --ingest-bound-ms), 0 to 86400',
   },
   examples: { flag: '--examples', default: '10', help: 'examples per anomaly, 1 to 20' },
   logLevel: {

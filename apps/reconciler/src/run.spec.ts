@@ -108,12 +108,12 @@ describe('run: downstream expectations follow what raw holds', () => {
 });
 
 describe('kafkaReadStart: where every topic is read from', () => {
-  const runStart = { kafkaFrom: 'run-start', kafkaMarginS: 300 } as const;
+  const runStart = { kafkaFrom: 'run-start', kafkaMarginS: 60 } as const;
 
   it('the run start less the margin, when the manifest has a start', () => {
     expect(kafkaReadStart(runStart, { started_at: T0 })).toEqual({
-      fromTimeMs: T0 - 300_000,
-      from: `from ${new Date(T0 - 300_000).toISOString()} (the run's start less 300 s)`,
+      fromTimeMs: T0 - 60_000,
+      from: `from ${new Date(T0 - 60_000).toISOString()} (the run's start less 60 s)`,
     });
     expect(kafkaReadStart({ ...runStart, kafkaMarginS: 0 }, { started_at: T0 }).fromTimeMs).toBe(
       T0,
@@ -125,7 +125,7 @@ describe('kafkaReadStart: where every topic is read from', () => {
       [{ ...runStart, kafkaFrom: 'beginning' }, { started_at: T0 }, /--kafka-from beginning/],
       [runStart, null, /no manifest/],
       [runStart, { started_at: 0 }, /epoch/],
-      [runStart, { started_at: 299_999 }, /epoch/],
+      [runStart, { started_at: 59_999 }, /epoch/],
     ] as const) {
       const start = kafkaReadStart(config, manifest);
       expect(start.fromTimeMs).toBeNull();
