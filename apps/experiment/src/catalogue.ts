@@ -77,7 +77,7 @@ export const CATALOGUE: readonly Experiment[] = [
     kind: 'ladder',
     name: 'load-ladder',
     summary:
-      'rates 1k..8k events/s, each rung a seeded run; stops at the first rung where a layer falls behind (freshness p99 over the SLO) or is not exact',
+      'rates 1k..8k events/s, each rung a seeded run; stops at the first rung where valid or clean falls behind (freshness p99 over the SLO) or a layer is not exact',
     rungs: [1000, 2000, 3000, 4000, 6000, 8000],
     rungS: 180,
     reconcileS: 240,
