@@ -13,6 +13,26 @@ import type { DeliveryReport, IdempotentProducer, KafkaClientOptions, OutRecord 
 
 type Pending = (r: DeliveryReport) => void;
 
+/**
+ * A delivery report as a value. A success may come without an offset: librdkafka reports
+ * RD_KAFKA_OFFSET_INVALID (-1001) when an idempotent retry was answered DUPLICATE_SEQUENCE_NUMBER
+ * (the broker had the record from the first attempt, whose response was lost, e.g. across a
+ * network partition). The record is written; only its offset is unknown, so it is null.
+ */
+export function toDeliveryReport(
+  err: LibrdKafkaError | null,
+  report: Pick<RdDeliveryReport, 'topic' | 'partition' | 'offset'>,
+): DeliveryReport {
+  const partition = report.partition >= 0 ? report.partition : null;
+  return {
+    ok: !err,
+    topic: report.topic,
+    partition,
+    offset: !err && report.offset >= 0 ? report.offset : null,
+    error: err ? describeError(err).message : null,
+  };
+}
+
 /** enable.idempotence=true, acks=all: retries never duplicate or reorder a partition's records. */
 export async function createIdempotentProducer(o: KafkaClientOptions): Promise<IdempotentProducer> {
   const t = resolveTimeouts(o);
@@ -22,13 +42,7 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
   raw.on('event.error', (e) => warnEvent({ err: describeError(e), fatal: e.isFatal === true }));
   raw.on('delivery-report', (err: LibrdKafkaError | null, report: RdDeliveryReport) => {
     const done = report.opaque as Pending | undefined;
-    done?.({
-      ok: !err,
-      topic: report.topic,
-      partition: err ? (report.partition >= 0 ? report.partition : null) : report.partition,
-      offset: err ? null : report.offset,
-      error: err ? describeError(err).message : null,
-    });
+    done?.(toDeliveryReport(err, report));
   });
   await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
   raw.setPollInBackground(true);

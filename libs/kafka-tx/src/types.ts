@@ -56,6 +56,7 @@ export interface DeliveryReport {
   ok: boolean;
   topic: string;
   partition: number | null;
+  /** Null for a failure, and for a success whose offset the client did not learn (see toDeliveryReport). */
   offset: number | null;
   error: string | null;
 }
