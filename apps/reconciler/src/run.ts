@@ -101,10 +101,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   // The events.valid layer's read also yields the ingest times the timed layers need.
   let ingest: IngestRead | undefined;
   const tapped: LaneDeps = {
-    config,
-    logger,
-    sql: deps.sql,
-    ...(deps.iceberg === undefined ? {} : { iceberg: deps.iceberg }),
+    ...deps,
     kafka:
       config.timedLayers.length === 0
         ? kafka
