@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
-# Usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [sql-client args]
+# KAFKA_NET=netns (at `up`, while no node runs) puts each Kafka node in a network namespace of its own (lib/netns.sh).
+# Usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|net|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,6 +15,7 @@ source "$STACK_DIR/lib/clickhouse.sh"
 source "$STACK_DIR/lib/flink.sh"
 source "$STACK_DIR/lib/prometheus.sh"
 source "$STACK_DIR/lib/partition.sh"
+source "$STACK_DIR/lib/netns.sh"
 
 # Overrides are validated before anything starts, naming the bad value.
 validate_env() {
@@ -25,6 +27,7 @@ validate_env() {
   for v in $(grep -oE '^[A-Z0-9_]+' "$STACK_DIR/ports.env"); do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] && ((${!v} <= 65535)) || die "$v='${!v}' is invalid: expected a TCP port 1-65535"
   done
+  kafka_net_validate
   for v in KAFKA_START_TIMEOUT CLICKHOUSE_START_TIMEOUT FLINK_START_TIMEOUT; do
     [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v='${!v}' is invalid: expected a positive number of seconds"
   done
@@ -61,6 +64,8 @@ cmd_down() {
   # Leave nothing behind: partition rules too.
   local n
   for n in 1 2 3; do kafka_partitioned "$n" && cmd_heal_node "$n"; done
+  kafka_net_down
+  rm -f "$(kafka_net_file)"
   return 0
 }
 
@@ -120,6 +125,7 @@ cmd_restart_node() {
   reserve_ephemeral_ports "$(kafka_port "$1")" "$(kafka_cport "$1")"
   stop_component "kafka-$1" 30
   kafka_require_jars
+  kafka_net_prepare
   kafka_start "$1"
   kafka_wait "$1"
   log "kafka-$1 is back"
@@ -175,8 +181,9 @@ main() {
     heal-node) cmd_heal_node "$@" ;;
     sql) flink_sql_client "$@" ;;
     pid) cmd_pid "$@" ;;
+    net) kafka_net; printf '\n' ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|measure [seconds]|sql [-f file.sql]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|net|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 

@@ -1,6 +1,8 @@
 import {
   CATALOGUE,
   describeCatalogue,
+  findExperiment,
+  kafkaNetMismatch,
   loadSeconds,
   validateCatalogue,
   type FaultExperiment,
@@ -23,6 +25,7 @@ describe('the catalogue', () => {
         'loader-kill',
         'clickhouse-restart',
         'broker-partition',
+        'broker-netns-partition',
         'coordinator-kill',
       ].sort(),
     );
@@ -36,6 +39,24 @@ describe('the catalogue', () => {
     );
     expect(stalls.map((s) => s.fault.holdS)).toEqual([150, 150]);
     expect(loadSeconds(stalls[0] as FaultExperiment)).toBe(45 + 150 + 90);
+  });
+});
+
+describe('kafkaNetMismatch', () => {
+  const netns = findExperiment('broker-netns-partition');
+  const loopback = findExperiment('broker-partition');
+  const any = findExperiment('controller-kill');
+  it('lets an experiment run on the networking it asks for, and one that asks for none on either', () => {
+    expect(netns && kafkaNetMismatch(netns, 'netns')).toBeNull();
+    expect(loopback && kafkaNetMismatch(loopback, 'loopback')).toBeNull();
+    expect(any && kafkaNetMismatch(any, 'netns')).toBeNull();
+    expect(any && kafkaNetMismatch(any, 'loopback')).toBeNull();
+  });
+  it('says what is wrong and how to restart the stack', () => {
+    expect(netns && kafkaNetMismatch(netns, 'loopback')).toMatch(
+      /broker-netns-partition needs .*'netns'.* runs them as 'loopback'.*KAFKA_NET=netns bash infra\/local\/stack.sh up/,
+    );
+    expect(loopback && kafkaNetMismatch(loopback, 'netns')).toMatch(/'loopback'.*as 'netns'/);
   });
 });
 

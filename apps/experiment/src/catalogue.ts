@@ -26,6 +26,10 @@ export type Action = (typeof ACTIONS)[number];
 
 const seconds = z.number().int().min(0).max(3600);
 
+/** How the stack networks its Kafka nodes (infra/local/lib/netns.sh). */
+export const KAFKA_NETS = ['loopback', 'netns'] as const;
+export type KafkaNet = (typeof KAFKA_NETS)[number];
+
 export const FaultSchema = z.object({
   action: z.enum(ACTIONS),
   target: z.enum(TARGETS),
@@ -47,6 +51,11 @@ export const FaultExperimentSchema = z.object({
   afterS: seconds.min(10),
   /** Bound of tools/reconcile-wait after the load ends. */
   reconcileS: seconds,
+  /**
+   * How the Kafka nodes must be networked (`stack.sh net`): on the shared loopback, or each in a network
+   * namespace of its own (KAFKA_NET=netns at `stack.sh up`). Absent: either.
+   */
+  kafkaNet: z.enum(KAFKA_NETS).optional(),
 });
 export type FaultExperiment = z.infer<typeof FaultExperimentSchema>;
 
@@ -139,6 +148,15 @@ export const CATALOGUE: readonly Experiment[] = [
     summary:
       'broker 2 cut off for 60 s (stack.sh partition-node: nftables drops every packet to and from it), then healed',
     fault: { action: 'partition', target: 'broker-2', holdS: 60 },
+    kafkaNet: 'loopback',
+  },
+  {
+    ...BASE,
+    name: 'broker-netns-partition',
+    summary:
+      'broker 2, in a network namespace of its own, cut off for 60 s (its link taken down: a partition between hosts), then healed; needs the stack started with KAFKA_NET=netns',
+    fault: { action: 'partition', target: 'broker-2', holdS: 60 },
+    kafkaNet: 'netns',
   },
   {
     ...BASE,
@@ -194,6 +212,16 @@ export function findExperiment(name: string): Experiment | undefined {
 /** Load duration of one fault run: baseline, fault held, recovery. */
 export function loadSeconds(e: FaultExperiment): number {
   return e.baselineS + e.fault.holdS + e.afterS;
+}
+
+/** Why experiment `e` cannot run on a stack whose Kafka nodes are networked as `net` (null: it can). */
+export function kafkaNetMismatch(e: Experiment, net: string): string | null {
+  if (e.kind !== 'fault' || e.kafkaNet === undefined || e.kafkaNet === net) return null;
+  const how =
+    e.kafkaNet === 'netns'
+      ? 'bash tools/pipeline down && bash infra/local/stack.sh down && KAFKA_NET=netns bash infra/local/stack.sh up && bash tools/pipeline up'
+      : 'bash tools/pipeline down && bash infra/local/stack.sh down && bash infra/local/stack.sh up && bash tools/pipeline up';
+  return `${e.name} needs the Kafka nodes networked as '${e.kafkaNet}', but the stack runs them as '${net}' (stack.sh net); restart the stack that way: ${how}`;
 }
 
 /** One line per experiment, for --help. */

@@ -47,6 +47,12 @@ export async function describeEnvironment(repoRoot: string): Promise<Record<stri
     flinkVersion = null;
   }
   const status = await git(repoRoot, 'status', '--porcelain', '--untracked-files=no');
+  const kafkaNet = await exec('bash', [path.join(repoRoot, 'infra/local/stack.sh'), 'net'], {
+    timeout: 10_000,
+  }).then(
+    (r) => r.stdout.trim(),
+    () => null,
+  );
   return {
     versions: {
       node: process.version,
@@ -59,6 +65,8 @@ export async function describeEnvironment(repoRoot: string): Promise<Record<stri
       platform: `${os.type()} ${os.release()}`,
       cpus: os.cpus().length,
       cpu_model: os.cpus()[0]?.model ?? null,
+      /** How the Kafka nodes are networked: loopback, or a network namespace each (stack.sh net). */
+      kafka_net: kafkaNet,
       memory_gb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
       load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
     },

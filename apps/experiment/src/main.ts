@@ -5,8 +5,10 @@ import * as path from 'path';
 import type { ChildProcess } from 'child_process';
 import pino from 'pino';
 import { createWarehouse, readRunIngestTimes } from '@clickstream/warehouse';
+import { kafkaNetMismatch } from './catalogue';
 import { ConfigError, loadCommand, usage } from './config';
 import { generateDocs } from './docs/generate';
+import { stack } from './faults';
 import { runLadder } from './ladder';
 import { prometheusClient } from './prometheus';
 import { runFaultExperiment, type RunDeps } from './run';
@@ -91,6 +93,11 @@ async function main(): Promise<number> {
     });
   }
   const e = cmd.experiment;
+  const mismatch = kafkaNetMismatch(e, await stack(deps, 'net'));
+  if (mismatch !== null) {
+    process.stderr.write(`experiment: ${mismatch}\n`);
+    return EXIT.config;
+  }
   const seed0 = flags.seed ?? 1 + Math.floor(Math.random() * 1_000_000);
   let allExact = true;
   for (let k = 1; k <= flags.repeat; k++) {

@@ -35,7 +35,7 @@ kafka_require_jars() {
 kafka_render() {
   local n=$1 dir; dir=$(kafka_dir "$n")
   mkdir -p "$dir/data" "$dir/logs"
-  sed -e "s|@NODE@|$n|g" -e "s|@PORT@|$(kafka_port "$n")|g" -e "s|@CPORT@|$(kafka_cport "$n")|g" \
+  sed -e "s|@NODE@|$n|g" -e "s|@HOST@|$(kafka_host "$n")|g" -e "s|@PORT@|$(kafka_port "$n")|g" -e "s|@CPORT@|$(kafka_cport "$n")|g" \
     -e "s|@C1@|$KAFKA_1_CONTROLLER_PORT|g" -e "s|@C2@|$KAFKA_2_CONTROLLER_PORT|g" -e "s|@C3@|$KAFKA_3_CONTROLLER_PORT|g" \
     -e "s|@DATA@|$dir/data|g" -e "s|@PARTITIONS@|$PARTITIONS|g" \
     "$STACK_DIR/kafka/server.properties.tmpl" >"$dir/server.properties"
@@ -60,7 +60,7 @@ kafka_metrics_agent() {
   local jar; jar=$(compgen -G "$CACHE_DIR/jmx-exporter/jmx_prometheus_javaagent-*.jar" | head -n 1 || true)
   # A port the agent cannot bind makes the JVM exit: keep it out of the ephemeral range.
   [[ -n $jar ]] && reserve_ephemeral_ports "$(kafka_metrics_port "$1")" >&2
-  [[ -n $jar ]] && printf -- '-javaagent:%s=127.0.0.1:%s:%s' "$jar" "$(kafka_metrics_port "$1")" "$STACK_DIR/kafka/jmx-exporter.yml"
+  [[ -n $jar ]] && printf -- '-javaagent:%s=%s:%s:%s' "$jar" "$(kafka_host "$1")" "$(kafka_metrics_port "$1")" "$STACK_DIR/kafka/jmx-exporter.yml"
   return 0
 }
 
@@ -77,14 +77,15 @@ kafka_start() {
     chown -R "$user:" "$dir/data" "$dir/logs"
     runas=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
   fi
-  local agent=()
+  local agent=() netns=()
   mapfile -t agent < <(kafka_metrics_agent "$n")
+  mapfile -t netns < <(kafka_netns_exec "$n")
   # shellcheck disable=SC2086 # heap options are a word list
-  (cd "$dir" && start_detached "$name" "$dir/logs/stdout.log" "${runas[@]}" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
+  (cd "$dir" && start_detached "$name" "$dir/logs/stdout.log" "${netns[@]}" "${runas[@]}" java $KAFKA_HEAP_OPTS "${KAFKA_JVM_OPTS[@]}" \
     "${agent[@]}" \
     -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
     -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties")
-  log "started $name (pid $(live_pid "$name")${user:+, user $user})"
+  log "started $name (pid $(live_pid "$name")${user:+, user $user}${netns[*]:+, namespace ${netns[3]}})"
 }
 
 # Each node runs as its own system user (created by tools/setup) when we are root, so that
@@ -101,6 +102,7 @@ kafka_up() {
   kafka_require_jars
   local n all_running=1
   for n in 1 2 3; do [[ -n $(live_pid "kafka-$n") ]] || all_running=0; done
+  kafka_net_prepare
   # All three start before any wait: a KRaft quorum needs a majority before any node serves.
   for n in 1 2 3; do kafka_start "$n"; done
   for n in 1 2 3; do kafka_wait "$n"; done

@@ -1,18 +1,29 @@
-# Network partition of one Kafka node (`stack.sh partition-node N` / `heal-node N`), with nftables.
+# Network partition of one Kafka node (`stack.sh partition-node N` / `heal-node N`).
 # shellcheck shell=bash
-# All traffic is on loopback, so the cut is by port (the node's listeners: in and out) and by socket
-# owner (the node's own outgoing connections; each node runs as its own user, see kafka_user).
+# With the nodes in network namespaces (KAFKA_NET=netns, lib/netns.sh) the node's link goes down.
+# On loopback (the default) it is done with nftables: all traffic is on loopback, so the cut is by
+# port (the node's listeners: in and out) and by socket owner (the node's own outgoing connections;
+# each node runs as its own user, see kafka_user).
 
 partition_table() { printf 'clickstream_partition_%s' "$1"; }
 
-kafka_partitioned() { command -v nft >/dev/null && nft list table inet "$(partition_table "$1")" >/dev/null 2>&1; }
+kafka_partitioned() {
+  if [[ $(kafka_net) == netns ]]; then kafka_netns_cut_off "$1"; return; fi
+  command -v nft >/dev/null && nft list table inet "$(partition_table "$1")" >/dev/null 2>&1
+}
 
 cmd_partition_node() {
   node_arg "${1:-}"
   local n=$1 pid user uid
-  command -v nft >/dev/null || die "nft not installed: run tools/setup"
   pid=$(live_pid "kafka-$n")
   [[ -n $pid ]] || die "kafka-$n is not running"
+  if [[ $(kafka_net) == netns ]]; then
+    kafka_partitioned "$n" && { log "kafka-$n is already partitioned"; return 0; }
+    kafka_netns_cut "$n" || die "could not take the link of kafka-$n down"
+    log "partitioned kafka-$n (pid $pid keeps running in $(kafka_netns_name "$n"); its link is down, no packet crosses)"
+    return 0
+  fi
+  command -v nft >/dev/null || die "nft not installed: run tools/setup"
   user=$(kafka_user "$n")
   [[ -n $user ]] || die "kafka-$n has no user of its own (run tools/setup as root)"
   uid=$(id -u "$user")
@@ -37,7 +48,7 @@ NFT
 cmd_heal_node() {
   node_arg "${1:-}"
   if kafka_partitioned "$1"; then
-    nft delete table inet "$(partition_table "$1")"
+    if [[ $(kafka_net) == netns ]]; then kafka_netns_heal "$1"; else nft delete table inet "$(partition_table "$1")"; fi
     log "healed kafka-$1"
   else
     log "kafka-$1 was not partitioned"
