@@ -217,6 +217,18 @@ describe('Kafka node template', () => {
     expect(Number(props.get('transaction.max.timeout.ms'))).toBe(3_600_000);
   });
 
+  it('fences a dead node within 6 s, with at least five heartbeats per timeout (docs/KAFKA.md)', () => {
+    const session = Number(props.get('broker.session.timeout.ms'));
+    const beat = Number(props.get('broker.heartbeat.interval.ms'));
+    expect(session).toBeLessThanOrEqual(6000);
+    expect(session / beat).toBeGreaterThanOrEqual(5);
+  });
+
+  it('binds its own host but is dialled at 127.0.0.1, which lib/netns.sh NATs to a node in a namespace', () => {
+    expect(props.get('listeners')).toBe('PLAINTEXT://@HOST@:@PORT@,CONTROLLER://@HOST@:@CPORT@');
+    expect(props.get('advertised.listeners')).toBe('PLAINTEXT://127.0.0.1:@PORT@');
+  });
+
   it('names all three controllers in the static quorum', () => {
     expect(props.get('controller.quorum.voters')).toBe(
       '1@127.0.0.1:@C1@,2@127.0.0.1:@C2@,3@127.0.0.1:@C3@',
