@@ -134,7 +134,10 @@ export function consumerConfig(o: KafkaClientOptions, s: ConsumerSettings): RdCo
     'max.poll.interval.ms': Math.max(t.transactionTimeoutMs, t.sessionTimeoutMs + 1),
     // A dead group coordinator is re-queried every tenth of this: 1 s.
     'coordinator.query.interval.ms': 10000,
-    'fetch.wait.max.ms': 100,
+    // How long a broker holds a fetch that finds no new committed record. Data ends the wait at once
+    // (fetch.min.bytes 1), so this sets only how often an idle consumer asks each broker: 2 times a
+    // second, not 10 (the idle stack's cost, docs/MEASUREMENTS.md).
+    'fetch.wait.max.ms': 500,
     'fetch.error.backoff.ms': 100,
     // Eager assignment: a revocation takes every partition, so the loop never has to reason
     // about a partial assignment while a transaction is open.
