@@ -217,10 +217,8 @@ export function loadSeconds(e: FaultExperiment): number {
 /** Why experiment `e` cannot run on a stack whose Kafka nodes are networked as `net` (null: it can). */
 export function kafkaNetMismatch(e: Experiment, net: string): string | null {
   if (e.kind !== 'fault' || e.kafkaNet === undefined || e.kafkaNet === net) return null;
-  const how =
-    e.kafkaNet === 'netns'
-      ? 'bash tools/pipeline down && bash infra/local/stack.sh down && KAFKA_NET=netns bash infra/local/stack.sh up && bash tools/pipeline up'
-      : 'bash tools/pipeline down && bash infra/local/stack.sh down && bash infra/local/stack.sh up && bash tools/pipeline up';
+  const up = `${e.kafkaNet === 'netns' ? 'KAFKA_NET=netns ' : ''}bash infra/local/stack.sh up`;
+  const how = `bash tools/pipeline down && bash infra/local/stack.sh down && ${up} && bash tools/pipeline up`;
   return `${e.name} needs the Kafka nodes networked as '${e.kafkaNet}', but the stack runs them as '${net}' (stack.sh net); restart the stack that way: ${how}`;
 }
 

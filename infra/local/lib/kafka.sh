@@ -85,7 +85,7 @@ kafka_start() {
     "${agent[@]}" \
     -Dlog4j2.configurationFile="$STACK_DIR/kafka/log4j2.properties" -Dkafka.logs.dir="$dir/logs" \
     -cp "$KAFKA_CP" kafka.Kafka "$dir/server.properties")
-  log "started $name (pid $(live_pid "$name")${user:+, user $user}${netns[*]:+, namespace ${netns[3]}})"
+  log "started $name (pid $(live_pid "$name")${user:+, user $user}${netns[*]:+, namespace $(kafka_netns_name "$n")})"
 }
 
 # Each node runs as its own system user (created by tools/setup) when we are root, so that

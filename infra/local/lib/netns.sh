@@ -119,10 +119,14 @@ kafka_net_down() {
   return 0
 }
 
-# In netns mode a partition is the node's link taken down (on the host side of its veth).
-kafka_netns_cut() { ip link set "$(kafka_veth "$1")" down; }
-kafka_netns_heal() { ip link set "$(kafka_veth "$1")" up; }
-kafka_netns_cut_off() {
+# In netns mode a partition is the node's link taken down, on the host side of its veth (the
+# partition_<mode>_* functions of lib/partition.sh).
+partition_netns_cut() {
+  ip link set "$(kafka_veth "$1")" down || die "could not take the link of kafka-$1 down"
+  log "partitioned kafka-$1 (pid $2 keeps running in $(kafka_netns_name "$1"); its link is down, no packet crosses)"
+}
+partition_netns_heal() { ip link set "$(kafka_veth "$1")" up; }
+partition_netns_is_cut() {
   local flags; flags=$(cat "/sys/class/net/$(kafka_veth "$1")/flags" 2>/dev/null) || return 1
   ((!(flags & 1)))
 }

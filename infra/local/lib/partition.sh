@@ -7,29 +7,39 @@
 
 partition_table() { printf 'clickstream_partition_%s' "$1"; }
 
-kafka_partitioned() {
-  if [[ $(kafka_net) == netns ]]; then kafka_netns_cut_off "$1"; return; fi
-  command -v nft >/dev/null && nft list table inet "$(partition_table "$1")" >/dev/null 2>&1
-}
+# Each mode of lib/netns.sh cuts in its own way: partition_<mode>_{cut,heal,is_cut} NODE PID.
+kafka_partitioned() { "partition_$(kafka_net)_is_cut" "$1"; }
 
 cmd_partition_node() {
   node_arg "${1:-}"
-  local n=$1 pid user uid
+  local n=$1 pid
   pid=$(live_pid "kafka-$n")
   [[ -n $pid ]] || die "kafka-$n is not running"
-  if [[ $(kafka_net) == netns ]]; then
-    kafka_partitioned "$n" && { log "kafka-$n is already partitioned"; return 0; }
-    kafka_netns_cut "$n" || die "could not take the link of kafka-$n down"
-    log "partitioned kafka-$n (pid $pid keeps running in $(kafka_netns_name "$n"); its link is down, no packet crosses)"
-    return 0
+  kafka_partitioned "$n" && { log "kafka-$n is already partitioned"; return 0; }
+  "partition_$(kafka_net)_cut" "$n" "$pid"
+}
+
+cmd_heal_node() {
+  node_arg "${1:-}"
+  if kafka_partitioned "$1"; then
+    "partition_$(kafka_net)_heal" "$1"
+    log "healed kafka-$1"
+  else
+    log "kafka-$1 was not partitioned"
   fi
+}
+
+partition_loopback_is_cut() { command -v nft >/dev/null && nft list table inet "$(partition_table "$1")" >/dev/null 2>&1; }
+partition_loopback_heal() { nft delete table inet "$(partition_table "$1")"; }
+
+partition_loopback_cut() {
+  local n=$1 pid=$2 user uid
   command -v nft >/dev/null || die "nft not installed: run tools/setup"
   user=$(kafka_user "$n")
   [[ -n $user ]] || die "kafka-$n has no user of its own (run tools/setup as root)"
   uid=$(id -u "$user")
   [[ $(awk '/^Uid:/ {print $2}' "/proc/$pid/status") == "$uid" ]] ||
     die "kafka-$n (pid $pid) does not run as $user (started before per-node users): run 'stack.sh restart-node $n' first"
-  kafka_partitioned "$n" && { log "kafka-$n is already partitioned"; return 0; }
   local p cp; p=$(kafka_port "$n"); cp=$(kafka_cport "$n")
   # Packets leave through the output hook once, even on loopback; dropping there cuts both directions.
   nft -f - <<NFT || die "nft refused the partition rules for kafka-$n"
@@ -43,14 +53,4 @@ table inet $(partition_table "$n") {
 }
 NFT
   log "partitioned kafka-$n (pid $pid keeps running; no packet to or from it passes)"
-}
-
-cmd_heal_node() {
-  node_arg "${1:-}"
-  if kafka_partitioned "$1"; then
-    if [[ $(kafka_net) == netns ]]; then kafka_netns_heal "$1"; else nft delete table inet "$(partition_table "$1")"; fi
-    log "healed kafka-$1"
-  else
-    log "kafka-$1 was not partitioned"
-  fi
 }
