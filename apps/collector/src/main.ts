@@ -34,6 +34,9 @@ async function main(): Promise<number> {
   const producer = await createIdempotentProducer({
     bootstrap: config.bootstrap,
     clientId: `collector-${process.pid}`,
+    // Every HTTP response waits for its events' acks, so a batch's wait is on each request's
+    // latency: 5 ms, not the bulk producers' 50 (docs/KAFKA.md, "Producers' linger").
+    lingerMs: 5,
     logger: logger.child({ module: 'kafka' }),
   });
   const ingestor = new Ingestor({

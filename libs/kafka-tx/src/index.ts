@@ -14,7 +14,7 @@ export type {
   AtLeastOnceOptions,
   TopicSpec,
 } from './types';
-export { DEFAULT_TIMEOUTS } from './settings';
+export { DEFAULT_LINGER_MS, DEFAULT_TIMEOUTS } from './settings';
 export { createIdempotentProducer } from './producer';
 export { runTransactionalLoop } from './transactional-loop';
 export { pendingTxCalls, txCallsSettled } from './rd-producer';

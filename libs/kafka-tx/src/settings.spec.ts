@@ -36,6 +36,17 @@ describe('settings', () => {
     });
   });
 
+  it('batches produce requests for 50 ms unless the caller asks for less', () => {
+    expect(producerConfig(o)['linger.ms']).toBe(50);
+    expect(producerConfig(o, 'tx-1')['linger.ms']).toBe(50);
+    expect(producerConfig({ ...o, lingerMs: 0 })['linger.ms']).toBe(0);
+    expect(producerConfig({ ...o, lingerMs: 5 })['linger.ms']).toBe(5);
+    expect(() => producerConfig({ ...o, lingerMs: -1 })).toThrow(
+      'lingerMs=-1 is invalid, expected an integer in [0, 10000]',
+    );
+    expect(() => producerConfig({ ...o, lingerMs: 2.5 })).toThrow('lingerMs=2.5');
+  });
+
   it('names the option, the value and the expected range when a value is bad', () => {
     expect(() => resolveTimeouts({ ...o, connectTimeoutMs: 10 })).toThrow(
       'connectTimeoutMs=10 is invalid, expected an integer in [1000, 300000]',

@@ -26,6 +26,11 @@ export interface KafkaClientOptions {
   sessionTimeoutMs?: number;
   /** Producer transaction.timeout.ms: the coordinator aborts an open transaction older than this. */
   transactionTimeoutMs?: number;
+  /**
+   * Producer linger.ms: how long a partition's batch waits for more records before it is sent.
+   * Default 50 (DEFAULT_LINGER_MS); a producer whose caller waits on each ack (an HTTP request) sets it lower.
+   */
+  lingerMs?: number;
   logger: Logger;
 }
 

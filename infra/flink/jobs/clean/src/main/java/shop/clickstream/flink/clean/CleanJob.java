@@ -117,7 +117,9 @@ public final class CleanJob {
         .setTransactionalIdPrefix(c.transactionalIdPrefix)
         // Outlasts the worst run of failed checkpoints plus a restart (CleanJobConfig); <= the brokers' maximum.
         .setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeoutMs))
-        .setProperty("linger.ms", "5")
+        // Nothing is visible before the checkpoint commits the transaction, so waiting 50 ms for fuller batches costs no
+        // freshness and saves the brokers a request per few records (docs/KAFKA.md, "Producers' linger").
+        .setProperty("linger.ms", "50")
         .setProperty("acks", "all")
         .build();
   }
