@@ -15,12 +15,9 @@ export const DEFAULT_TIMEOUTS = {
 } as const;
 
 /**
- * Producer linger.ms. At 5 ms (librdkafka's default) a record in six partitions at 1,000 events/s
- * made a batch of about one record: every record was a produce request to its leader, a fetch by
- * each follower and an ack. 50 ms makes batches ten times larger; the brokers' CPU at 1,000/s fell
- * from 0.80-0.97 to 0.47-0.54 cores and the producer's own from 0.16-0.27 to 0.08 (docs/MEASUREMENTS.md,
- * "Producers' linger"). Records then wait up to 50 ms before they leave: nothing to a transactional
- * producer (commit sends at once) or to freshness measured in seconds.
+ * Producer linger.ms. At 5 ms (librdkafka's default) a batch held about one record at 1,000 events/s,
+ * and the brokers pay per request; 50 ms cut their CPU by about half (docs/KAFKA.md, "Producers'
+ * linger"; measured in docs/MEASUREMENTS.md). A transactional producer's commit sends at once.
  */
 export const DEFAULT_LINGER_MS = 50;
 
@@ -53,14 +50,8 @@ export function resolveTimeouts(o: KafkaClientOptions): ResolvedTimeouts {
   for (const [key, [min, max]] of Object.entries(ranges) as [
     keyof ResolvedTimeouts,
     [number, number],
-  ][]) {
-    const v = t[key];
-    if (!Number.isInteger(v) || v < min || v > max) {
-      throw new Error(
-        `kafka-tx: option ${key}=${String(v)} is invalid, expected an integer in [${min}, ${max}]`,
-      );
-    }
-  }
+  ][])
+    intInRange(key, t[key], min, max);
   // librdkafka: socket.timeout.ms must be at least 100 ms lower than transaction.timeout.ms.
   if (t.socketTimeoutMs > t.transactionTimeoutMs - 100) {
     throw new Error(
@@ -155,12 +146,16 @@ export function consumerConfig(o: KafkaClientOptions, s: ConsumerSettings): RdCo
   };
 }
 
-/** The producer's linger.ms; the error names the option, the value and what was expected. */
+/** The producer's linger.ms, DEFAULT_LINGER_MS unless the caller asks for another. */
 export function lingerMs(o: KafkaClientOptions): number {
-  const v = o.lingerMs ?? DEFAULT_LINGER_MS;
-  if (!Number.isInteger(v) || v < 0 || v > 10_000)
+  return intInRange('lingerMs', o.lingerMs ?? DEFAULT_LINGER_MS, 0, 10_000);
+}
+
+/** An integer option in [min, max]; the error names the option, the value and the range. */
+function intInRange(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
     throw new Error(
-      `kafka-tx: option lingerMs=${String(o.lingerMs)} is invalid, expected an integer in [0, 10000]`,
+      `kafka-tx: option ${name}=${String(v)} is invalid, expected an integer in [${min}, ${max}]`,
     );
   return v;
 }
