@@ -167,6 +167,8 @@ describe('reconciler against real Kafka and ClickHouse', () => {
   });
 
   it('not-yet-merged duplicate rows in ClickHouse are a note, not a failure', async () => {
+    // A background merge would fold the copy away before the reconciler reads it.
+    await s.warehouse.command(`SYSTEM STOP MERGES ${s.database}.events_valid`);
     const [row] = await s.warehouse.query<Record<string, unknown>>(
       'SELECT * FROM events_valid WHERE run_id = {run:String} AND seq = 5',
       { run: s.runId },
@@ -184,15 +186,20 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       'ALTER TABLE events_clean DELETE WHERE run_id = {run:String} AND seq = 17',
       { run: s.runId },
     );
-    // ClickHouse 18.16 has no mutations_sync: wait for the mutation to finish.
-    for (let i = 0; i < 100; i++) {
+    // ClickHouse 18.16 has no mutations_sync: wait for the mutation to finish, and fail if it does not.
+    let pending = -1;
+    for (let i = 0; i < 300 && pending !== 0; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 200));
       const [m] = await s.warehouse.query<{ n: number }>(
         "SELECT count() AS n FROM system.mutations WHERE database = {db:String} AND table = 'events_clean' AND is_done = 0",
         { db: s.database },
       );
-      if (Number(m?.n) === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
+      pending = Number(m?.n);
     }
+    if (pending !== 0)
+      throw new Error(
+        `the ALTER DELETE on events_clean was not done after 60 s (${pending} pending)`,
+      );
     const report = await reconcileNow(s);
     expect(verdicts(report)).toEqual({ ...allExact, 'clickhouse.clean': 'inexact' });
     const l = layer(report, 'clickhouse.clean');
@@ -262,7 +269,8 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       'SELECT * FROM events_clean WHERE run_id = {run:String} AND seq = 8',
       { run: s.runId },
     );
-    // FINAL (keyed on run_id, event_id) shows each of these events once.
+    // FINAL (keyed on run_id, event_id) shows each of these events once; a background merge would too.
+    await s.warehouse.command(`SYSTEM STOP MERGES ${s.database}.events_clean`);
     await s.warehouse.insertRows('events_clean', [
       { ...row, kafka_offset: 100_000, inserted_at: 5 },
       { ...other, kafka_topic: s.topics.valid, kafka_offset: 100_001, inserted_at: 5 },
