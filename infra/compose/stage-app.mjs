@@ -103,11 +103,11 @@ function stage(app) {
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(relative(dirname(link), join(dest, dir)), link);
   }
-  // The warehouse applies the DDL from infra/clickhouse/ddl, found relative to its dist (DDL_DIR).
+  // The warehouse applies the DDL from infra/clickhouse/ddl and then the one-off fills of
+  // infra/clickhouse/backfill, both found relative to its dist (DDL_DIR, BACKFILL_DIR).
   if (workspaceDirs.has('libs/warehouse'))
-    cpSync(join(root, 'infra/clickhouse/ddl'), join(dest, 'infra/clickhouse/ddl'), {
-      recursive: true,
-    });
+    for (const dir of ['infra/clickhouse/ddl', 'infra/clickhouse/backfill'])
+      cpSync(join(root, dir), join(dest, dir), { recursive: true });
 
   // npm closure: each required package and, transitively, its dependencies and optional dependencies
   // that are installed. A nested copy (node_modules/a/node_modules/b) travels with its parent.

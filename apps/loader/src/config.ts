@@ -10,7 +10,13 @@ import {
   usage as formatUsage,
   type OptionTable,
 } from '@clickstream/cli-config';
-import { DDL_DIR, DEFAULT_DATABASE, TABLE_ROLES, type TableRole } from '@clickstream/warehouse';
+import {
+  BACKFILL_DIR,
+  DDL_DIR,
+  DEFAULT_DATABASE,
+  TABLE_ROLES,
+  type TableRole,
+} from '@clickstream/warehouse';
 
 /** "valid=events.valid,clean=events.clean,...": which topic feeds which table; a role left out is not loaded. */
 const TopicsSchema = z.string().transform((text, ctx) => {
@@ -55,6 +61,7 @@ const ConfigSchema = z.object({
   lagIntervalMs: intIn(0, 3_600_000),
   metricsPort: intIn(0, 65_535),
   ddlDir: z.string().min(1),
+  backfillDir: z.string().min(1),
   migrate: z.enum(['true', 'false'], 'true or false').transform((v) => v === 'true'),
   logLevel,
   /** Fault injection seam for tests: crash (SIGKILL self) right after the Nth batch is inserted, before its offsets are committed. */
@@ -137,6 +144,12 @@ const OPTIONS = {
     help: 'metrics port (0 = any free port)',
   },
   ddlDir: { flag: '--ddl-dir', env: 'LOADER_DDL_DIR', default: DDL_DIR, help: 'DDL directory' },
+  backfillDir: {
+    flag: '--backfill-dir',
+    env: 'LOADER_BACKFILL_DIR',
+    default: BACKFILL_DIR,
+    help: 'one-off fills of empty view targets, run after the DDL',
+  },
   migrate: { flag: '--migrate', default: 'false', boolean: true, help: 'apply the DDL and exit' },
   logLevel: {
     flag: '--log-level',

@@ -34,7 +34,7 @@ export async function migrate(
 ): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await d.warehouse.applyDdl(d.config.ddlDir);
+      return await d.warehouse.applyDdl(d.config.ddlDir, d.config.backfillDir);
     } catch (e) {
       if (attempt >= d.config.maxAttempts || d.signal.aborted) throw e;
       d.logger.warn(

@@ -1,10 +1,11 @@
 -- One-off: copies the rows that were in the source tables before 008_dashboard_by_time.sql
--- created the views (a view only sees later inserts). Run once per existing database, after the
--- DDL has been applied (the views must exist first, so that nothing inserted meanwhile is missed):
+-- created the views (a view only sees later inserts). The loader runs each statement at start when
+-- its target table is empty, after the DDL (the views must exist first, so that nothing inserted
+-- meanwhile is missed); by hand:
 --   clickhouse-client --port 19000 -d clickstream --multiquery < infra/clickhouse/backfill/008_dashboard_by_time.sql
 -- Idempotent: a row copied twice (here and by the view, or by a second run) has the copy's full
 -- key twice and collapses on merge; the dashboard's reads ignore the duplicate until then.
--- A fresh database needs none of this: the loader applies the DDL before it inserts anything.
+-- On a fresh database every statement copies nothing: the loader applies the DDL before it inserts anything.
 -- The SELECTs are those of the views, word for word (a unit spec checks it).
 INSERT INTO events_by_time
 SELECT event_time, run_id, event_id, session_id, event_type, product_id, amount_cents, inserted_at,

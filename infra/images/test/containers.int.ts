@@ -90,7 +90,7 @@ async function waitHealthy(port: number, container: string, deadlineMs = 60_000)
         podman('image', 'inspect', '--format', '{{.Config.User}}', `clickstream/${app}:dev`),
       ).toBe('node');
     }
-    // The loader image carries infra/clickhouse/ddl, where the warehouse library looks for it.
+    // The loader image carries infra/clickhouse/ddl and backfill, where the warehouse library looks for them.
     const out = podman(
       'run',
       '--rm',

@@ -7,8 +7,9 @@ import {
   revenuePerMinute,
   SOURCE_TABLES,
   topProducts,
+  wholeMinutes,
 } from './dashboard';
-import { DASHBOARD_COPIES } from './tables';
+import { DASHBOARD_COPIES, PRODUCT_ROLLUP } from './tables';
 import type { Params } from './types';
 
 function recorder(): {
@@ -54,7 +55,7 @@ describe('dashboard reads', () => {
       ['events_by_time'],
       ['agg_windows_by_time'],
       ['events_by_time'],
-      ['events_by_time'],
+      ['product_minutes', 'events_by_time'],
       ['events_by_time'],
       ['events_dlq_by_time'],
     ]);
@@ -67,11 +68,65 @@ describe('dashboard reads', () => {
     await funnel(reader, { ...range, windowMs: 60_000 }, SOURCE_TABLES.clean);
     await revenuePerMinute(reader, range, 'windows', SOURCE_TABLES.windows);
     await deadLettersByReason(reader, range, SOURCE_TABLES.dlq);
+    await topProducts(reader, range, 10, SOURCE_TABLES.clean, null);
     expect(seen.map((s) => fromOf(s.sql).filter((t) => t.includes('_')))).toEqual([
       ['events_clean'],
       ['agg_windows'],
       ['events_dlq'],
+      ['events_clean'],
     ]);
+  });
+
+  it('wholeMinutes: rounds a range inwards to minute starts, empty when it holds no whole minute', () => {
+    expect(wholeMinutes({ fromMs: 60_000, toMs: 180_000 })).toEqual({
+      fromMs: 60_000,
+      toMs: 180_000,
+    });
+    // 120_000 is the only minute start inside, and no whole minute follows it.
+    expect(wholeMinutes({ fromMs: 60_001, toMs: 179_999 })).toEqual({
+      fromMs: 60_001,
+      toMs: 60_001,
+    });
+    expect(wholeMinutes({ fromMs: 59_999, toMs: 180_001 })).toEqual({
+      fromMs: 60_000,
+      toMs: 180_000,
+    });
+    expect(wholeMinutes({ fromMs: 61_000, toMs: 62_000 })).toEqual({
+      fromMs: 61_000,
+      toMs: 61_000,
+    });
+  });
+
+  it('top products: whole minutes from the rollup states, the partial minutes at the edges from the copy', async () => {
+    const { reader, seen } = recorder();
+    const odd = { ...range, fromMs: range.fromMs + 12_345, toMs: range.toMs + 6_789, runId: 'r1' };
+    await topProducts(reader, odd, 5);
+    const [q] = seen;
+    expect(q?.sql).toMatch(
+      new RegExp(
+        `uniqExactMerge\\(events\\) AS part\\s+FROM ${PRODUCT_ROLLUP.table}\\s+WHERE minute >= \\{wholeFrom:Int64\\} AND minute < \\{wholeTo:Int64\\}`,
+      ),
+    );
+    expect(q?.sql).toMatch(
+      /event_time >= \{from:Int64\} AND event_time < \{to:Int64\} AND \(event_time < \{wholeFrom:Int64\} OR event_time >= \{wholeTo:Int64\}\)/,
+    );
+    // Both parts filter on the run and the probe prefix, and group per run before summing.
+    expect(q?.sql.match(/AND run_id = \{run:String\}/g)).toHaveLength(2);
+    expect(q?.sql.match(/NOT startsWith\(run_id, \{probe:String\}\)/g)).toHaveLength(2);
+    expect(q?.sql.match(/GROUP BY event_type, pid, run_id/g)).toHaveLength(2);
+    expect(q?.params).toEqual({
+      from: odd.fromMs,
+      to: odd.toMs,
+      wholeFrom: wholeMinutes(odd).fromMs,
+      wholeTo: wholeMinutes(odd).toMs,
+      probe: 'probe-',
+      run: 'r1',
+      limit: 5,
+    });
+    expect(wholeMinutes(odd).fromMs % 60_000).toBe(0);
+    await expect(topProducts(reader, range, 5, DASHBOARD_TABLES.clean, 'x y')).rejects.toThrow(
+      /rollup "x y" is not a plain identifier/,
+    );
   });
 
   it('funnel: on the copy, groups by the stored session key and step; elsewhere computes them', async () => {

@@ -12,8 +12,11 @@
  * copy of the source table (DASHBOARD_TABLES, infra/clickhouse/ddl/008_dashboard_by_time.sql:
  * ORDER BY the time column first, so a range reads only its granules); the same reads run on the
  * source tables (SOURCE_TABLES, same answers), which the benchmark times as the layout before.
+ * The top products read, besides, merges the per-minute uniqExact states of the product rollup
+ * (PRODUCT_ROLLUP, 009_product_minutes.sql) for the whole minutes of its range.
  */
 import { assertIdentifier } from './ddl';
+import { PRODUCT_ROLLUP } from './tables';
 import type { Params, Warehouse } from './types';
 
 type Reader = Pick<Warehouse, 'query'>;
@@ -100,6 +103,19 @@ export const SOURCE_TABLES = {
  */
 export const MAX_WINDOW_MS = 3_600_000;
 
+/**
+ * The whole minutes of a range, [fromMs, toMs) rounded inwards to minute starts; empty
+ * (fromMs = toMs = r.fromMs) when the range holds no whole minute.
+ */
+export function wholeMinutes(r: Pick<DashboardRange, 'fromMs' | 'toMs'>): {
+  fromMs: number;
+  toMs: number;
+} {
+  const fromMs = Math.ceil(r.fromMs / 60_000) * 60_000;
+  const toMs = Math.floor(r.toMs / 60_000) * 60_000;
+  return fromMs < toMs ? { fromMs, toMs } : { fromMs: r.fromMs, toMs: r.fromMs };
+}
+
 function checkRange(r: DashboardRange): void {
   if (!Number.isSafeInteger(r.fromMs) || !Number.isSafeInteger(r.toMs) || r.toMs <= r.fromMs)
     throw new RangeError(`range: expected integer ms with from < to, got [${r.fromMs}, ${r.toMs})`);
@@ -108,17 +124,27 @@ function checkRange(r: DashboardRange): void {
 /** The WHERE fragment shared by every event read; `run` chooses between two constant texts. */
 function eventFilter(
   r: DashboardRange,
-  timeColumn: 'event_time' | 'kafka_timestamp' | 'window',
+  timeColumn: 'event_time' | 'kafka_timestamp' | 'window' | 'minute' | 'edges',
 ): { sql: string; params: Params } {
   const params: Params = { from: r.fromMs, to: r.toMs, probe: r.excludeRunPrefix };
-  // Constant texts only; a 10 s window counts when it overlaps the range.
+  // Constant texts only; a 10 s window counts when it overlaps the range. 'minute' is the rollup's
+  // whole minutes of the range, 'edges' the events of the range outside them (the outer bounds
+  // keep the read to the range's granules whether or not the OR is used for the index).
   const TIME_FILTERS = {
     event_time: 'event_time >= {from:Int64} AND event_time < {to:Int64}',
     kafka_timestamp: 'kafka_timestamp >= {from:Int64} AND kafka_timestamp < {to:Int64}',
     window:
       'window_start > {lookback:Int64} AND window_start < {to:Int64} AND window_end > {from:Int64}',
+    minute: 'minute >= {wholeFrom:Int64} AND minute < {wholeTo:Int64}',
+    edges:
+      'event_time >= {from:Int64} AND event_time < {to:Int64} AND (event_time < {wholeFrom:Int64} OR event_time >= {wholeTo:Int64})',
   } as const;
   if (timeColumn === 'window') params.lookback = r.fromMs - MAX_WINDOW_MS;
+  if (timeColumn === 'minute' || timeColumn === 'edges') {
+    const whole = wholeMinutes(r);
+    params.wholeFrom = whole.fromMs;
+    params.wholeTo = whole.toMs;
+  }
   let sql: string = TIME_FILTERS[timeColumn];
   sql += ' AND NOT startsWith(run_id, {probe:String})';
   if (r.runId !== undefined) {
@@ -232,27 +258,61 @@ export async function revenuePerMinute(
   }));
 }
 
-/** The `limit` most viewed and most added-to-cart products (distinct events; ties by product id). */
+/**
+ * The `limit` most viewed and most added-to-cart products (distinct events; ties by product id).
+ * With a rollup (the default), the whole minutes of the range come from its uniqExact states
+ * (uniqExactMerge per run, product and type: each event id once, however often its block was
+ * inserted) and the partial minutes at the edges from `table`; an event lies in one minute, so the
+ * two parts never share an event and their sum is the distinct count. `rollup = null` reads
+ * `table` alone (the same answer).
+ */
 export async function topProducts(
   wh: Reader,
   r: DashboardRange,
   limit: number,
   table: string = DASHBOARD_TABLES.clean,
+  rollup: string | null = PRODUCT_ROLLUP.table,
 ): Promise<TopProducts> {
   assertIdentifier('table', table);
+  if (rollup !== null) assertIdentifier('rollup', rollup);
   checkRange(r);
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new RangeError(`limit: expected a positive integer, got ${limit}`);
-  const f = eventFilter(r, 'event_time');
-  const rows = await wh.query<{ event_type: string; pid: string; n: number }>(
-    `SELECT event_type, assumeNotNull(product_id) AS pid, uniqExact(run_id, event_id) AS n
-     FROM ${table}
-     WHERE ${f.sql} AND event_type IN ('product_view', 'add_to_cart') AND isNotNull(product_id)
-     GROUP BY event_type, pid
-     ORDER BY event_type, n DESC, pid
-     LIMIT {limit:UInt32} BY event_type`,
-    { ...f.params, limit },
-  );
+  const products = `event_type IN ('product_view', 'add_to_cart') AND isNotNull(product_id)`;
+  let rows: { event_type: string; pid: string; n: number }[];
+  if (rollup === null) {
+    const f = eventFilter(r, 'event_time');
+    rows = await wh.query(
+      `SELECT event_type, assumeNotNull(product_id) AS pid, uniqExact(run_id, event_id) AS n
+       FROM ${table}
+       WHERE ${f.sql} AND ${products}
+       GROUP BY event_type, pid
+       ORDER BY event_type, n DESC, pid
+       LIMIT {limit:UInt32} BY event_type`,
+      { ...f.params, limit },
+    );
+  } else {
+    const whole = eventFilter(r, 'minute');
+    const edges = eventFilter(r, 'edges');
+    rows = await wh.query(
+      `SELECT event_type, pid, sum(part) AS n
+       FROM (
+         SELECT event_type, product AS pid, uniqExactMerge(events) AS part
+         FROM ${rollup}
+         WHERE ${whole.sql}
+         GROUP BY event_type, pid, run_id
+         UNION ALL
+         SELECT event_type, assumeNotNull(product_id) AS pid, uniqExact(event_id) AS part
+         FROM ${table}
+         WHERE ${edges.sql} AND ${products}
+         GROUP BY event_type, pid, run_id
+       )
+       GROUP BY event_type, pid
+       ORDER BY event_type, n DESC, pid
+       LIMIT {limit:UInt32} BY event_type`,
+      { ...whole.params, ...edges.params, limit },
+    );
+  }
   const pick = (type: string): ProductCount[] =>
     rows
       .filter((x) => x.event_type === type)

@@ -1,6 +1,13 @@
-import { assertIdentifier, BACKFILL_DIR, DDL_DIR, readDdlDir, splitStatements } from './ddl';
+import {
+  assertIdentifier,
+  BACKFILL_DIR,
+  backfillTarget,
+  DDL_DIR,
+  readDdlDir,
+  splitStatements,
+} from './ddl';
 import { FUNNEL_STEPS } from './dashboard';
-import { DASHBOARD_COPIES } from './tables';
+import { DASHBOARD_COPIES, PRODUCT_ROLLUP } from './tables';
 
 describe('splitStatements', () => {
   it('splits on semicolons outside quotes and drops comment lines', () => {
@@ -28,6 +35,7 @@ describe('the repository DDL', () => {
       '006_agg_windows.sql',
       '007_agg_sessions.sql',
       '008_dashboard_by_time.sql',
+      '009_product_minutes.sql',
     ]);
     for (const f of files) {
       expect(f.statements.length).toBeGreaterThan(0);
@@ -84,12 +92,63 @@ describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
   it("have a backfill for rows older than their views: per copy, the view's own SELECT", async () => {
     const all = await statements(DDL_DIR);
     const fill = await statements(BACKFILL_DIR);
-    expect(fill).toHaveLength(3);
+    // One per copy, and one for the product rollup.
+    expect(fill).toHaveLength(Object.keys(DASHBOARD_COPIES).length + 1);
     for (const c of Object.values(DASHBOARD_COPIES)) {
       const select = selectOf(viewOf(all, c.view));
       expect(select).toMatch(new RegExp(`^SELECT [^;]+\\s+FROM ${c.source}$`));
       expect(fill).toContain(`INSERT INTO ${c.table}\n${select}`);
     }
+  });
+});
+
+describe('the product rollup (009_product_minutes.sql)', () => {
+  it("aggregates with uniqExactState only (a redelivered block adds ids it already has, never a count), grouped by the table's key", async () => {
+    const all = (await readDdlDir(DDL_DIR)).flatMap((f) => f.statements);
+    const view = all.find((s) =>
+      s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${PRODUCT_ROLLUP.view} `),
+    );
+    const table = all.find((s) =>
+      s.startsWith(`CREATE TABLE IF NOT EXISTS ${PRODUCT_ROLLUP.table}\n`),
+    );
+    expect(view).toMatch(
+      new RegExp(
+        `TO ${PRODUCT_ROLLUP.table} AS\\s+SELECT [^;]+\\s+FROM ${PRODUCT_ROLLUP.source}\\s`,
+      ),
+    );
+    const calls = [...(view ?? '').matchAll(/\b([A-Za-z]+)\s*\(/g)].map((m) => m[1]);
+    const aggregates = calls.filter((f) =>
+      /^(sum|count|uniq\w*|avg|any\w*|argM\w+|min|max|group\w+)$|State$|Merge$/i.test(f ?? ''),
+    );
+    expect(aggregates).toEqual(['uniqExactState']);
+    expect(table).toMatch(/events AggregateFunction\(uniqExact, String\)/);
+    expect(table).toMatch(/ENGINE = AggregatingMergeTree\(\)/);
+    const key = table?.match(/ORDER BY \(([^)]*)\)/)?.[1];
+    expect(key).toBe('minute, event_type, product, run_id');
+    expect(view?.match(/GROUP BY ([^;]+)$/)?.[1]).toBe(key);
+  });
+
+  it("has a backfill that is the view's SELECT into the table", async () => {
+    const all = (await readDdlDir(DDL_DIR)).flatMap((f) => f.statements);
+    const view = all.find((s) =>
+      s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${PRODUCT_ROLLUP.view} `),
+    );
+    const select = view?.slice(view.indexOf(' AS\nSELECT ') + ' AS\n'.length);
+    const fill = (await readDdlDir(BACKFILL_DIR)).flatMap((f) => f.statements);
+    expect(fill).toContain(`INSERT INTO ${PRODUCT_ROLLUP.table}\n${select}`);
+  });
+});
+
+describe('backfillTarget', () => {
+  it('names the table an INSERT ... SELECT fills, and refuses anything else naming the file', async () => {
+    expect(backfillTarget('f.sql', 'INSERT INTO events_by_time\nSELECT a FROM b')).toBe(
+      'events_by_time',
+    );
+    expect(() => backfillTarget('f.sql', 'DROP TABLE events_clean')).toThrow(
+      /f\.sql: expected every backfill statement to be INSERT INTO <table> SELECT/,
+    );
+    for (const f of await readDdlDir(BACKFILL_DIR))
+      for (const s of f.statements) expect(() => backfillTarget(f.name, s)).not.toThrow();
   });
 });
 

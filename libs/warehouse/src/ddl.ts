@@ -46,6 +46,16 @@ export async function readDdlDir(dir: string): Promise<DdlFile[]> {
   return files;
 }
 
+/** The table a backfill statement fills (`INSERT INTO <table>\nSELECT ...`); throws naming the file otherwise. */
+export function backfillTarget(file: string, statement: string): string {
+  const table = /^INSERT INTO ([A-Za-z_][A-Za-z0-9_]*)\s+SELECT\s/.exec(statement)?.[1];
+  if (table === undefined)
+    throw new RangeError(
+      `${file}: expected every backfill statement to be INSERT INTO <table> SELECT ..., got ${JSON.stringify(statement.slice(0, 60))}`,
+    );
+  return table;
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Database and table names are interpolated into SQL, so only plain identifiers are accepted. */
@@ -60,7 +70,8 @@ export function assertIdentifier(kind: string, name: string): void {
 export const DDL_DIR = join(__dirname, '..', '..', '..', 'infra', 'clickhouse', 'ddl');
 
 /**
- * One-off copies for a database that held rows before a view was created (a view sees only later
- * inserts): infra/clickhouse/backfill, applied by hand or by the benchmark's --reuse; idempotent.
+ * One-off fills for a database that held rows before a view was created (a view sees only later
+ * inserts): infra/clickhouse/backfill, `INSERT INTO <target> SELECT ...` statements that the loader
+ * runs at start for each target that is empty (Warehouse.applyDdl); idempotent in their answers.
  */
 export const BACKFILL_DIR = join(__dirname, '..', '..', '..', 'infra', 'clickhouse', 'backfill');

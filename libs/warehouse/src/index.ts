@@ -13,14 +13,21 @@ export type {
 } from './types';
 export { createWarehouse } from './warehouse';
 export { bindParams, quoteString, ParamError } from './params';
-export { splitStatements, readDdlDir, assertIdentifier, DDL_DIR, BACKFILL_DIR } from './ddl';
+export {
+  splitStatements,
+  readDdlDir,
+  assertIdentifier,
+  backfillTarget,
+  DDL_DIR,
+  BACKFILL_DIR,
+} from './ddl';
 export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
 export { seqsFrom, windowCountsFrom } from './probe-reads';
 export { readRunRows, readRunRecords, readRunIngestTimes, EVENT_TABLE_KEYS } from './run-rows';
 export type { RunRow, RunRows, RunRecord, RunRecords } from './run-rows';
-export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES } from './tables';
+export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES, PRODUCT_ROLLUP } from './tables';
 export type { TableName, TableRole } from './tables';
 export {
   FUNNEL_STEPS,
@@ -31,6 +38,7 @@ export {
   funnel,
   revenuePerMinute,
   topProducts,
+  wholeMinutes,
   activeSessions,
   deadLettersByReason,
 } from './dashboard';

@@ -28,4 +28,14 @@ export const DASHBOARD_COPIES = {
   windows: { table: 'agg_windows_by_time', view: 'agg_windows_by_time_mv', source: 'agg_windows' },
 } as const;
 
+/**
+ * The top-products rollup (infra/clickhouse/ddl/009_product_minutes.sql): uniqExact states of
+ * event ids per (minute, event_type, product, run_id), fed by its view from events_clean.
+ */
+export const PRODUCT_ROLLUP = {
+  table: 'product_minutes',
+  view: 'product_minutes_mv',
+  source: 'events_clean',
+} as const;
+
 export const DEFAULT_DATABASE = 'clickstream';

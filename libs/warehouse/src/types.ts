@@ -26,8 +26,12 @@ export type Params = Record<string, ParamValue>;
 
 export interface Warehouse {
   readonly database: string;
-  /** Creates the database, then runs every `*.sql` file of `dir` in name order (idempotent DDL only). Returns the files applied. */
-  applyDdl(dir: string): Promise<string[]>;
+  /**
+   * Creates the database, then runs every `*.sql` file of `dir` in name order (idempotent DDL only),
+   * then each `INSERT INTO <table> SELECT` of `backfillDir` (if given) whose table is empty: the one-off
+   * fill of a view's target from rows older than the view. Returns the DDL files applied.
+   */
+  applyDdl(dir: string, backfillDir?: string): Promise<string[]>;
   /** One synchronous JSONEachRow INSERT: resolves only once the server has written the rows. Rejects on any failure (caller retries). */
   insertRows(table: string, rows: readonly object[]): Promise<void>;
   /** Runs a SELECT and returns its rows; `{name:Type}` placeholders are bound client-side (18.16 has no server-side parameters). 64-bit integers come back as JS numbers. */

@@ -1,8 +1,8 @@
 /** The ClickHouse handle: idempotent DDL, synchronous JSONEachRow inserts, typed queries; the only user of @clickhouse/client. */
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { adaptLogger } from './client-logger';
-import { assertIdentifier, readDdlDir } from './ddl';
-import { bindParams } from './params';
+import { assertIdentifier, backfillTarget, readDdlDir } from './ddl';
+import { bindParams, quoteString } from './params';
 import type { Logger, Params, Warehouse, WarehouseOptions } from './types';
 
 /**
@@ -47,14 +47,44 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
   return {
     database: o.database,
 
-    async applyDdl(dir: string): Promise<string[]> {
+    async applyDdl(dir: string, backfillDir?: string): Promise<string[]> {
       const files = await readDdlDir(dir);
+      // Read (and check) the backfill before changing anything, so a bad file fails first.
+      const fills = (backfillDir === undefined ? [] : await readDdlDir(backfillDir)).flatMap((f) =>
+        f.statements.map((statement) => ({
+          file: f.name,
+          statement,
+          table: backfillTarget(f.name, statement),
+        })),
+      );
       await createDatabase();
       for (const file of files) {
         for (const statement of file.statements) await client.command({ query: statement });
         logger.info(
           { database: o.database, file: file.name, statements: file.statements.length },
           'ddl applied',
+        );
+      }
+      // After the views exist, so that a row inserted meanwhile is seen by the view or the fill
+      // (or both: the fills are idempotent in their answers). A target with rows is left alone, and
+      // so is one that this DDL does not create (an older or a narrower --ddl-dir).
+      const existing = await client.query({
+        query: `SELECT name FROM system.tables WHERE database = ${quoteString(o.database)}`,
+        format: 'JSONEachRow',
+      });
+      const tables = new Set((await existing.json<{ name: string }>()).map((t) => t.name));
+      for (const fill of fills) {
+        if (!tables.has(fill.table)) continue;
+        const result = await client.query({
+          query: `SELECT count() AS n FROM ${fill.table}`,
+          format: 'JSONEachRow',
+        });
+        const [row] = await result.json<{ n: string | number }>();
+        if (Number(row?.n ?? 0) > 0) continue;
+        await client.command({ query: fill.statement });
+        logger.info(
+          { database: o.database, file: fill.file, table: fill.table },
+          'backfill applied',
         );
       }
       return files.map((f) => f.name);

@@ -6,6 +6,7 @@ import {
   DDL_DIR,
   deadLettersByReason,
   funnel,
+  PRODUCT_ROLLUP,
   revenuePerMinute,
   SOURCE_TABLES,
   topProducts,
@@ -59,8 +60,8 @@ describe('dashboard reads against a real ClickHouse', () => {
       requestTimeoutMs: 10_000,
     });
     await wh.applyDdl(DDL_DIR);
-    // Merges stay off on the copies, so the redelivered blocks below stay visible as raw rows.
-    for (const t of Object.values(DASHBOARD_TABLES))
+    // Merges stay off on the copies and the rollup, so the redelivered blocks below stay visible as raw rows.
+    for (const t of [...Object.values(DASHBOARD_TABLES), PRODUCT_ROLLUP.table])
       await wh.command(`SYSTEM STOP MERGES ${database}.${t}`);
     const a = funnelOf('r1', 'A');
     const rows: object[] = [
@@ -192,6 +193,51 @@ describe('dashboard reads against a real ClickHouse', () => {
     expect(top1.byViews).toEqual([{ productId: 'p2', count: 3 }]);
   });
 
+  it('ranks products the same from the rollup and the partial minutes as from the copy alone', async () => {
+    const ranges = [
+      range, // whole minutes only
+      { ...range, fromMs: T0 + 150, toMs: T0 + 120_000 }, // a partial first minute
+      { ...range, fromMs: T0 + 150, toMs: T0 + 60_002 }, // no whole minute: the copy alone
+      { ...range, fromMs: T0 - 30_000, toMs: T0 + 90_000 }, // partial minutes at both ends
+      { ...range, fromMs: T0 + 1000, toMs: T0 + 1001 }, // one millisecond
+    ];
+    for (const r of ranges)
+      for (const runId of ['r1', undefined]) {
+        const q = { ...r, runId };
+        expect(await topProducts(wh, q, 10)).toEqual(
+          await topProducts(wh, q, 10, DASHBOARD_TABLES.clean, null),
+        );
+      }
+    // [T0+150, T0+120000): p9 from the rollup's minute T0+60000; A's and B's p1 from the edge,
+    // which leaves out B's and C's p2 (at 100 and 0) and F's (at 7).
+    expect(
+      await topProducts(wh, { ...range, fromMs: T0 + 150, toMs: T0 + 120_000, runId: 'r1' }, 10),
+    ).toEqual({
+      byViews: [
+        { productId: 'p1', count: 2 },
+        { productId: 'p9', count: 1 },
+      ],
+      byAddToCart: [
+        { productId: 'p1', count: 1 },
+        { productId: 'p3', count: 1 },
+      ],
+    });
+  });
+
+  it('holds a redelivered block as a second state in the rollup, which uniqExactMerge counts once', async () => {
+    const rows = await wh.query<{ states: number; events: number }>(
+      `SELECT count() AS states, uniqExactMerge(events) AS events FROM ${PRODUCT_ROLLUP.table}
+       WHERE run_id = 'r1' AND event_type = 'add_to_cart' AND product = 'p1'`,
+    );
+    // A's add_to_cart: twice in the first block (one state of one id) and once in a second block.
+    expect(rows).toEqual([{ states: 2, events: 1 }]);
+    // Null products and other event types are not in the rollup at all.
+    const types = await wh.query<{ event_type: string }>(
+      `SELECT DISTINCT event_type FROM ${PRODUCT_ROLLUP.table} ORDER BY event_type`,
+    );
+    expect(types.map((t) => t.event_type)).toEqual(['add_to_cart', 'product_view']);
+  });
+
   it('counts active sessions and events in a range', async () => {
     expect(await activeSessions(wh, { ...range, runId: 'r1' })).toEqual({
       sessions: 6,
@@ -212,16 +258,21 @@ describe('dashboard reads against a real ClickHouse', () => {
 
   it('reads the same answers from the time-ordered copies as from the source tables', async () => {
     const r1 = { ...range, runId: 'r1' };
-    const on = async (t: { clean: string; dlq: string; windows: string }): Promise<unknown> => ({
+    const on = async (t: {
+      clean: string;
+      dlq: string;
+      windows: string;
+      rollup: string | null;
+    }): Promise<unknown> => ({
       funnel: await funnel(wh, { ...range, windowMs: WINDOW }, t.clean),
       revenue: await revenuePerMinute(wh, range, 'clean', t.clean),
       windows: await revenuePerMinute(wh, r1, 'windows', t.windows),
-      top: await topProducts(wh, range, 10, t.clean),
+      top: await topProducts(wh, range, 10, t.clean, t.rollup),
       active: await activeSessions(wh, range, t.clean),
       dlq: await deadLettersByReason(wh, r1, t.dlq),
     });
-    const copies = await on(DASHBOARD_TABLES);
-    expect(copies).toEqual(await on(SOURCE_TABLES));
+    const copies = await on({ ...DASHBOARD_TABLES, rollup: PRODUCT_ROLLUP.table });
+    expect(copies).toEqual(await on({ ...SOURCE_TABLES, rollup: null }));
     expect((copies as { funnel: { steps: unknown[] } }).funnel.steps).toHaveLength(5);
   });
 

@@ -1,7 +1,12 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  BACKFILL_DIR,
   createWarehouse,
   DASHBOARD_COPIES,
   DDL_DIR,
+  PRODUCT_ROLLUP,
   readRunIngestTimes,
   readRunRecords,
   readRunRows,
@@ -62,8 +67,67 @@ describe('warehouse against a real ClickHouse', () => {
       [
         ...Object.values(TABLES),
         ...Object.values(DASHBOARD_COPIES).flatMap((c) => [c.table, c.view]),
+        PRODUCT_ROLLUP.table,
+        PRODUCT_ROLLUP.view,
       ].sort(),
     );
+  });
+
+  it('fills an empty view target once from rows older than its view, and leaves a filled one alone', async () => {
+    // A database migrated before 009 existed: its events are in events_clean and the 008 copies.
+    const older = mkdtempSync(join(tmpdir(), 'ddl-before-009-'));
+    for (const f of readdirSync(DDL_DIR).filter((n) => n < '009'))
+      copyFileSync(join(DDL_DIR, f), join(older, f));
+    const db = uniqueName('wh_fill');
+    const fills: string[] = [];
+    const recording = {
+      ...quietLogger,
+      info: (o: object, msg?: string) => {
+        if (msg === 'backfill applied') fills.push((o as { table: string }).table);
+      },
+    };
+    const w = createWarehouse({ url: CLICKHOUSE_URL, database: db, logger: recording });
+    try {
+      // A fresh database: the copies are empty, so their fills run (and copy nothing); 009's table
+      // does not exist yet, so its fill is not run.
+      await w.applyDdl(older, BACKFILL_DIR);
+      const copies = Object.values(DASHBOARD_COPIES).map((c) => c.table);
+      expect(fills).toEqual(copies);
+      const run = uniqueName('run');
+      const view = (seq: number, product: string): object =>
+        toEventRow(
+          { ...event(seq, run), event_type: 'product_view', product_id: product },
+          { topic: 'c', partition: 0, offset: seq, timestamp: 1_760_000_000_000 },
+          1,
+        );
+      await w.insertRows(TABLES.clean, [view(1, 'p1'), view(2, 'p1'), view(3, 'p2')]);
+      await w.command(`SYSTEM STOP MERGES ${db}.${DASHBOARD_COPIES.events.table}`);
+
+      await w.applyDdl(DDL_DIR, BACKFILL_DIR);
+      // Filled now: the rollup. Left alone: the events copy (it has rows). The empty copies run again.
+      const runs = (table: string): number => fills.filter((t) => t === table).length;
+      expect(runs(PRODUCT_ROLLUP.table)).toBe(1);
+      expect(runs(DASHBOARD_COPIES.events.table)).toBe(1);
+      const copied = await w.query<{ n: number }>(
+        `SELECT count() AS n FROM ${DASHBOARD_COPIES.events.table}`,
+      );
+      expect(copied).toEqual([{ n: 3 }]);
+      const ranked = await w.query<{ product: string; n: number }>(
+        `SELECT product, uniqExactMerge(events) AS n FROM ${PRODUCT_ROLLUP.table}
+         GROUP BY product ORDER BY product`,
+      );
+      expect(ranked).toEqual([
+        { product: 'p1', n: 2 },
+        { product: 'p2', n: 1 },
+      ]);
+      await w.applyDdl(DDL_DIR, BACKFILL_DIR);
+      expect(runs(PRODUCT_ROLLUP.table)).toBe(1); // filled once
+      expect(runs(DASHBOARD_COPIES.dlq.table)).toBe(3); // still empty: its fill copies nothing
+    } finally {
+      await w.command(`DROP DATABASE IF EXISTS ${db}`);
+      await w.close();
+      rmSync(older, { recursive: true, force: true });
+    }
   });
 
   it('collapses a redelivered batch with FINAL while the raw rows show the duplicate', async () => {

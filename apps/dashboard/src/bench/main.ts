@@ -4,9 +4,10 @@
  * --ingest-rate rows/s into that database like the loader does and the generator pushes
  * --pipeline-rate events/s through the live pipeline. Timed per query and per table layout: the
  * source tables keyed for exactness (events_clean ORDER BY run_id, event_id; events_dlq;
- * agg_windows), i.e. the layout before, and the time-ordered copies the dashboard reads (filled
- * by the DDL's materialized views from the same inserts). Writes
- * results/bench/dashboard-queries.json; drops its database and deletes its pipeline run after.
+ * agg_windows), i.e. the layout before; the time-ordered copies and the product rollup the
+ * dashboard reads (filled by the DDL's materialized views from the same inserts); and the copies
+ * without the rollup (top products from events_by_time alone). Rounds alternate between layouts.
+ * Writes results/bench/dashboard-queries.json; drops its database and deletes its pipeline run after.
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +32,7 @@ import {
   DDL_DIR,
   deadLettersByReason,
   funnel,
-  readDdlDir,
+  PRODUCT_ROLLUP,
   revenuePerMinute,
   SOURCE_TABLES,
   topProducts,
@@ -151,7 +152,7 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[rank - 1] as number;
 }
 
-type Tables = { clean: string; dlq: string; windows: string };
+type Tables = { clean: string; dlq: string; windows: string; rollup: string | null };
 
 function reads(
   wh: Warehouse,
@@ -161,7 +162,7 @@ function reads(
     funnel: (r) => funnel(wh, { ...r, windowMs: 1_800_000 }, t.clean),
     revenue: (r) => revenuePerMinute(wh, r, 'windows', t.windows),
     'revenue-clean': (r) => revenuePerMinute(wh, r, 'clean', t.clean),
-    'top-products': (r) => topProducts(wh, r, 10, t.clean),
+    'top-products': (r) => topProducts(wh, r, 10, t.clean, t.rollup),
     'active-sessions': (r, at) =>
       activeSessions(wh, { ...r, fromMs: at - 300_000, toMs: at }, t.clean),
     'dead-letters': (r, at) =>
@@ -224,14 +225,9 @@ async function main(): Promise<number> {
     const history = { startMs: now - o.historyHours * 3_600_000, endMs: now - 60_000 };
     let loadS = 0;
     if (o.reuse) {
-      // A database kept by an older bench may predate the copies: create them and copy its rows.
-      await wh.applyDdl(DDL_DIR);
-      const [copied] = await wh.query<{ n: number }>(
-        `SELECT count() AS n FROM ${DASHBOARD_TABLES.clean}`,
-      );
-      if (Number(copied?.n) === 0)
-        for (const f of await readDdlDir(BACKFILL_DIR))
-          for (const st of f.statements) await wh.command(st);
+      // A database kept by an older bench may predate the copies or the rollup: create them and
+      // fill each that is empty from its source's rows (as the loader does at start).
+      await wh.applyDdl(DDL_DIR, BACKFILL_DIR);
       const [span] = await wh.query<{ a: number; b: number }>(
         'SELECT min(event_time) AS a, max(event_time) AS b FROM events_clean WHERE run_id = {run:String}',
         { run: benchRun },
@@ -306,9 +302,17 @@ async function main(): Promise<number> {
 
     const samples: Sample[] = [];
     const layouts = {
-      'source tables (before)': { fns: reads(wh, SOURCE_TABLES), rounds: o.baselineIterations },
-      'time-ordered copies (dashboard)': {
-        fns: reads(wh, DASHBOARD_TABLES),
+      'source tables (before)': {
+        fns: reads(wh, { ...SOURCE_TABLES, rollup: null }),
+        rounds: o.baselineIterations,
+      },
+      'time-ordered copies and product rollup (dashboard)': {
+        fns: reads(wh, { ...DASHBOARD_TABLES, rollup: PRODUCT_ROLLUP.table }),
+        rounds: o.iterations,
+      },
+      // The same copies with top products read from events_by_time alone: the rollup's A/B.
+      'time-ordered copies, no rollup': {
+        fns: reads(wh, { ...DASHBOARD_TABLES, rollup: null }),
         rounds: o.iterations,
       },
     };
@@ -332,12 +336,14 @@ async function main(): Promise<number> {
     };
     const benchStart = Date.now();
     const loadavgAtStart = os.loadavg();
-    for (const [layout, { fns, rounds }] of Object.entries(layouts)) {
-      if (rounds === 0) continue;
-      await timeRound(layout, fns, 'page-default-15m', false); // warm-up
-      for (let i = 0; i < rounds; i++) await timeRound(layout, fns, 'page-default-15m', true);
-      log('layout timed', { layout, window: 'page-default-15m' });
-    }
+    // Rounds alternate between the layouts, so that each sees the same load over the run.
+    for (const [layout, { fns, rounds }] of Object.entries(layouts))
+      if (rounds > 0) await timeRound(layout, fns, 'page-default-15m', false); // warm-up
+    const mostRounds = Math.max(...Object.values(layouts).map((l) => l.rounds));
+    for (let i = 0; i < mostRounds; i++)
+      for (const [layout, { fns, rounds }] of Object.entries(layouts))
+        if (i < rounds) await timeRound(layout, fns, 'page-default-15m', true);
+    log('layouts timed', { layouts: Object.keys(layouts), window: 'page-default-15m' });
     for (const [layout, { fns, rounds }] of Object.entries(layouts))
       for (let i = 0; i < (rounds === 0 ? 0 : o.fullIterations); i++)
         await timeRound(layout, fns, 'whole-table', true);
@@ -452,6 +458,7 @@ async function main(): Promise<number> {
         'agg_windows',
         'agg_sessions',
         ...Object.values(DASHBOARD_COPIES).map((c) => c.table),
+        PRODUCT_ROLLUP.table,
       ])
         await shared.command(`ALTER TABLE ${table} DELETE WHERE run_id = {run:String}`, {
           run: pipelineRun,
