@@ -52,6 +52,15 @@ describe('parseConfig', () => {
     [[], /LOADER_FLUSH_MS: got ""/, { LOADER_FLUSH_MS: '' }],
     [['--nope', '1'], /unknown argument "--nope"/],
     [['--group'], /--group: missing value/],
+    [
+      ['--backfill-dir', '/nonexistent/backfill'],
+      /--backfill-dir: got "\/nonexistent\/backfill"; expected an existing directory/,
+    ],
+    [
+      [],
+      /LOADER_DDL_DIR: got "\/nonexistent"; expected an existing directory/,
+      { LOADER_DDL_DIR: '/nonexistent' },
+    ],
   ])('rejects %j naming the flag or variable and the value', (argv, message, env = {}) => {
     expect(() => parseConfig(argv, env)).toThrow(ConfigError);
     expect(() => parseConfig(argv, env)).toThrow(message);
