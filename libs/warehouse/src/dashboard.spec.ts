@@ -77,25 +77,19 @@ describe('dashboard reads', () => {
     ]);
   });
 
-  it('wholeMinutes: rounds a range inwards to minute starts, empty when it holds no whole minute', () => {
-    expect(wholeMinutes({ fromMs: 60_000, toMs: 180_000 })).toEqual({
-      fromMs: 60_000,
-      toMs: 180_000,
-    });
-    // 120_000 is the only minute start inside, and no whole minute follows it.
-    expect(wholeMinutes({ fromMs: 60_001, toMs: 179_999 })).toEqual({
-      fromMs: 60_001,
-      toMs: 60_001,
-    });
-    expect(wholeMinutes({ fromMs: 59_999, toMs: 180_001 })).toEqual({
-      fromMs: 60_000,
-      toMs: 180_000,
-    });
-    expect(wholeMinutes({ fromMs: 61_000, toMs: 62_000 })).toEqual({
-      fromMs: 61_000,
-      toMs: 61_000,
-    });
-  });
+  it.each([
+    // [from, to) -> its whole minutes
+    [60_000, 180_000, 60_000, 180_000],
+    [59_999, 180_001, 60_000, 180_000],
+    // 120_000 is the only minute start inside, and no whole minute follows it: empty.
+    [60_001, 179_999, 60_001, 60_001],
+    [61_000, 62_000, 61_000, 61_000],
+  ])(
+    'wholeMinutes [%d, %d) = [%d, %d): inwards to minute starts, empty without a whole minute',
+    (fromMs, toMs, wholeFrom, wholeTo) => {
+      expect(wholeMinutes({ fromMs, toMs })).toEqual({ fromMs: wholeFrom, toMs: wholeTo });
+    },
+  );
 
   it('top products: whole minutes from the rollup states, the partial minutes at the edges from the copy', async () => {
     const { reader, seen } = recorder();
