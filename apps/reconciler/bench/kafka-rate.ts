@@ -41,11 +41,18 @@ export async function kafkaReadRate(
     }
     await producer.close();
     const produceMs = Date.now() - t;
+    global.gc?.(); // with node --expose-gc: a baseline without the producer's garbage
+    const before = process.memoryUsage();
     t = Date.now();
     const cpu = process.cpuUsage();
     const records = await readTopic({ ...client, topic, isolation: 'read_committed' });
     const readMs = Date.now() - t;
     const used = process.cpuUsage(cpu);
+    // What holding a topic's records costs (readTopic returns them all): the reconciler's peak
+    // memory grows with the largest topic it reads.
+    global.gc?.();
+    const held = process.memoryUsage();
+    const mib = (bytes: number): number => Math.round((bytes / 2 ** 20) * 10) / 10;
     // librdkafka's threads included: the whole process's CPU time for the read.
     const readCpuMs = (used.user + used.system) / 1000;
     const ends = new Map([0, 1, 2, 3, 4, 5].map((p) => [p, Number.MAX_SAFE_INTEGER]));
@@ -60,6 +67,11 @@ export async function kafkaReadRate(
       read_cpu_us_per_record: Math.round((readCpuMs / n) * 1000 * 10) / 10,
       read_records_per_s: Math.round(n / (readMs / 1000)),
       read_ms_per_million: Math.round((readMs / n) * 1e6),
+      held_rss_mib: mib(held.rss - before.rss),
+      held_heap_mib: mib(held.heapUsed - before.heapUsed),
+      held_external_mib: mib(held.external - before.external),
+      held_bytes_per_record: Math.round((held.rss - before.rss) / n),
+      gc_exposed: typeof global.gc === 'function' ? 'yes' : 'no',
     };
   } finally {
     await deleteTopics(client, [topic]).catch(noop);
