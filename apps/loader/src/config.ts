@@ -1,8 +1,8 @@
 /** Loader configuration: parsed once from flags and environment (flags win), failing fast with the key, the value and what was expected. */
-import { statSync } from 'node:fs';
 import { z } from 'zod';
 import {
   ConfigError,
+  existingDirectory,
   hostPortList,
   identifier,
   intIn,
@@ -48,14 +48,6 @@ const TopicsSchema = z.string().transform((text, ctx) => {
   return map;
 });
 
-/** A directory that exists: the DDL and the backfill are read at every start, so a wrong path fails here, not in the retried migrate. */
-const existingDir = z
-  .string()
-  .min(1)
-  .refine((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true, {
-    message: 'an existing directory',
-  });
-
 const ConfigSchema = z.object({
   bootstrap: hostPortList,
   clickhouseUrl: z.url(),
@@ -69,8 +61,9 @@ const ConfigSchema = z.object({
   requestTimeoutMs: intIn(100, 600_000),
   lagIntervalMs: intIn(0, 3_600_000),
   metricsPort: intIn(0, 65_535),
-  ddlDir: existingDir,
-  backfillDir: existingDir,
+  // Read at every start: a wrong path fails here, not in the retried migrate.
+  ddlDir: existingDirectory,
+  backfillDir: existingDirectory,
   migrate: z.enum(['true', 'false'], 'true or false').transform((v) => v === 'true'),
   logLevel,
   /** Fault injection seam for tests: crash (SIGKILL self) right after the Nth batch is inserted, before its offsets are committed. */

@@ -1,4 +1,4 @@
-import { hostPortList, identifier, intIn, logLevel, topicName } from './fields';
+import { existingDirectory, hostPortList, identifier, intIn, logLevel, topicName } from './fields';
 
 const issue = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? null : (r.error?.issues[0]?.message ?? '?');
@@ -25,5 +25,11 @@ describe('shared fields', () => {
     expect(issue(logLevel.safeParse('loud'))).toBe(
       'one of fatal, error, warn, info, debug, trace, silent',
     );
+  });
+
+  it('existingDirectory takes a directory that exists, not a file or a missing path', () => {
+    expect(existingDirectory.parse(__dirname)).toBe(__dirname);
+    for (const bad of [__filename, `${__dirname}/nonexistent`, ''])
+      expect(issue(existingDirectory.safeParse(bad))).toBe('an existing directory');
   });
 });

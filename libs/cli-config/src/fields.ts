@@ -1,5 +1,6 @@
-/** The option values every app shares (Kafka bootstrap lists, topic names, integer ranges, log levels), each with one wording of what was expected. */
+/** The option values every app shares (Kafka bootstrap lists, topic names, integer ranges, log levels, directories), each with one wording of what was expected. */
 
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 
 /** pino's levels; 'silent' turns logging off. */
@@ -36,3 +37,12 @@ export const topicName = z
 
 /** A ClickHouse database or table name the warehouse accepts unquoted. */
 export const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain identifier');
+
+/** A path that names an existing directory when the config is parsed (so a wrong path fails at start). */
+export const existingDirectory = z
+  .string()
+  .min(1, 'an existing directory')
+  .refine(
+    (dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true,
+    'an existing directory',
+  );

@@ -19,5 +19,6 @@ export {
   hostPortList,
   topicName,
   identifier,
+  existingDirectory,
   type LogLevel,
 } from './fields';

@@ -134,9 +134,6 @@ async function startOffsets(
   );
 }
 
-/** fetch.wait.max.ms of readTopic's consumer (the tail of a bounded read; see readTopic). */
-const READ_FETCH_WAIT_MS = 10;
-
 /**
  * Every record of every partition from the beginning (or, with `fromTimeMs`, from the first record
  * stamped at or after that time) up to the end offsets captured when the call starts (LSO for
@@ -171,7 +168,7 @@ export async function readTopic(
     // A bounded read never waits for new records: the broker answers the fetch that finds a
     // partition at its end only after this, and that answer is the EOF the read waits for. The
     // consumers' 500 ms (settings.ts) made every read last about a second however small its topic.
-    'fetch.wait.max.ms': READ_FETCH_WAIT_MS,
+    'fetch.wait.max.ms': 10,
   });
   const onEof = (e: { partition: number; offset: number }): void => {
     if (e.offset >= (end.get(e.partition) ?? 0)) open.delete(e.partition);

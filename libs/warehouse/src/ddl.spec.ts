@@ -50,14 +50,18 @@ describe('the repository DDL', () => {
   });
 });
 
-describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
-  const statements = async (dir: string): Promise<string[]> =>
-    (await readDdlDir(dir)).flatMap((f) => f.statements);
-  const viewOf = (all: string[], view: string): string | undefined =>
-    all.find((s) => s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} `));
-  const selectOf = (view: string | undefined): string | undefined =>
-    view?.slice(view.indexOf(' AS\nSELECT ') + ' AS\n'.length);
+const statements = async (dir: string): Promise<string[]> =>
+  (await readDdlDir(dir)).flatMap((f) => f.statements);
+const viewOf = (all: string[], view: string): string | undefined =>
+  all.find((s) => s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} `));
+const tableOf = (all: string[], table: string): string | undefined =>
+  all.find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}\n`));
+const selectOf = (view: string | undefined): string | undefined =>
+  view?.slice(view.indexOf(' AS\nSELECT ') + ' AS\n'.length);
+const keyOf = (table: string | undefined): string | undefined =>
+  table?.match(/ORDER BY \(([^)]*)\)/)?.[1];
 
+describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
   it('are fed by views that copy rows and never aggregate (a view would count a redelivered block twice)', async () => {
     const all = await statements(DDL_DIR);
     for (const c of Object.values(DASHBOARD_COPIES)) {
@@ -78,15 +82,12 @@ describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
 
   it('order each copy by its time column first and end the key with the source row identity', async () => {
     const all = await statements(DDL_DIR);
-    const keyOf = (table: string): string | undefined =>
-      all
-        .find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}\n`))
-        ?.match(/ORDER BY \(([^)]*)\)/)?.[1];
-    expect(keyOf(DASHBOARD_COPIES.events.table)).toBe('event_time, run_id, event_id');
-    expect(keyOf(DASHBOARD_COPIES.dlq.table)).toBe(
+    const key = (table: string): string | undefined => keyOf(tableOf(all, table));
+    expect(key(DASHBOARD_COPIES.events.table)).toBe('event_time, run_id, event_id');
+    expect(key(DASHBOARD_COPIES.dlq.table)).toBe(
       'kafka_timestamp, kafka_topic, kafka_partition, kafka_offset',
     );
-    expect(keyOf(DASHBOARD_COPIES.windows.table)).toBe('window_start, event_type, run_id');
+    expect(key(DASHBOARD_COPIES.windows.table)).toBe('window_start, event_type, run_id');
   });
 
   it("have a backfill for rows older than their views: per copy, the view's own SELECT", async () => {
@@ -104,13 +105,9 @@ describe('the dashboard copies (008_dashboard_by_time.sql)', () => {
 
 describe('the product rollup (009_product_minutes.sql)', () => {
   it("aggregates with uniqExactState only (a redelivered block adds ids it already has, never a count), grouped by the table's key", async () => {
-    const all = (await readDdlDir(DDL_DIR)).flatMap((f) => f.statements);
-    const view = all.find((s) =>
-      s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${PRODUCT_ROLLUP.view} `),
-    );
-    const table = all.find((s) =>
-      s.startsWith(`CREATE TABLE IF NOT EXISTS ${PRODUCT_ROLLUP.table}\n`),
-    );
+    const all = await statements(DDL_DIR);
+    const view = viewOf(all, PRODUCT_ROLLUP.view);
+    const table = tableOf(all, PRODUCT_ROLLUP.table);
     expect(view).toMatch(
       new RegExp(
         `TO ${PRODUCT_ROLLUP.table} AS\\s+SELECT [^;]+\\s+FROM ${PRODUCT_ROLLUP.source}\\s`,
@@ -123,18 +120,14 @@ describe('the product rollup (009_product_minutes.sql)', () => {
     expect(aggregates).toEqual(['uniqExactState']);
     expect(table).toMatch(/events AggregateFunction\(uniqExact, String\)/);
     expect(table).toMatch(/ENGINE = AggregatingMergeTree\(\)/);
-    const key = table?.match(/ORDER BY \(([^)]*)\)/)?.[1];
+    const key = keyOf(table);
     expect(key).toBe('minute, event_type, product, run_id');
     expect(view?.match(/GROUP BY ([^;]+)$/)?.[1]).toBe(key);
   });
 
   it("has a backfill that is the view's SELECT into the table", async () => {
-    const all = (await readDdlDir(DDL_DIR)).flatMap((f) => f.statements);
-    const view = all.find((s) =>
-      s.startsWith(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${PRODUCT_ROLLUP.view} `),
-    );
-    const select = view?.slice(view.indexOf(' AS\nSELECT ') + ' AS\n'.length);
-    const fill = (await readDdlDir(BACKFILL_DIR)).flatMap((f) => f.statements);
+    const select = selectOf(viewOf(await statements(DDL_DIR), PRODUCT_ROLLUP.view));
+    const fill = await statements(BACKFILL_DIR);
     expect(fill).toContain(`INSERT INTO ${PRODUCT_ROLLUP.table}\n${select}`);
   });
 });

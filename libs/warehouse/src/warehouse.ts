@@ -2,7 +2,7 @@
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { adaptLogger } from './client-logger';
 import { assertIdentifier, backfillTarget, readDdlDir } from './ddl';
-import { bindParams, quoteString } from './params';
+import { bindParams } from './params';
 import type { Logger, Params, Warehouse, WarehouseOptions } from './types';
 
 /**
@@ -44,6 +44,11 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
     }
   }
 
+  async function query<T>(sql: string, params?: Params): Promise<T[]> {
+    const result = await client.query({ query: bindParams(sql, params), format: 'JSONEachRow' });
+    return result.json<T>();
+  }
+
   return {
     database: o.database,
 
@@ -68,19 +73,15 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
       // After the views exist, so that a row inserted meanwhile is seen by the view or the fill
       // (or both: the fills are idempotent in their answers). A target with rows is left alone, and
       // so is one that this DDL does not create (an older or a narrower --ddl-dir).
-      const existing = await client.query({
-        query: `SELECT name FROM system.tables WHERE database = ${quoteString(o.database)}`,
-        format: 'JSONEachRow',
-      });
-      const tables = new Set((await existing.json<{ name: string }>()).map((t) => t.name));
+      const existing = await query<{ name: string }>(
+        'SELECT name FROM system.tables WHERE database = {db:String}',
+        { db: o.database },
+      );
+      const tables = new Set(existing.map((t) => t.name));
       for (const fill of fills) {
         if (!tables.has(fill.table)) continue;
-        const result = await client.query({
-          query: `SELECT count() AS n FROM ${fill.table}`,
-          format: 'JSONEachRow',
-        });
-        const [row] = await result.json<{ n: string | number }>();
-        if (Number(row?.n ?? 0) > 0) continue;
+        const [row] = await query<{ n: number }>(`SELECT count() AS n FROM ${fill.table}`);
+        if (Number(row?.n) > 0) continue;
         await client.command({ query: fill.statement });
         logger.info(
           { database: o.database, file: fill.file, table: fill.table },
@@ -96,10 +97,7 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
       await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
     },
 
-    async query<T>(sql: string, params?: Params): Promise<T[]> {
-      const result = await client.query({ query: bindParams(sql, params), format: 'JSONEachRow' });
-      return result.json<T>();
-    },
+    query,
 
     async command(sql: string, params?: Params): Promise<void> {
       await client.command({ query: bindParams(sql, params) });
