@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig as parse, usage } from './config';
+import { ConfigError, parseConfig as parse, resolveKafkaReader, usage } from './config';
 
 function parseConfig(argv: string[], env: Record<string, string>) {
   const parsed = parse(argv, env);
@@ -90,5 +90,21 @@ describe('parseConfig', () => {
     expect(parse(['--help'], {})).toEqual({ help: true });
     for (const flag of ['--run-dir', '--layers', '--examples', '--topic-clean'])
       expect(usage()).toContain(flag);
+  });
+});
+
+describe('--kafka-reader', () => {
+  it('node reads with readTopic; auto takes the compiled reader only when it is built', () => {
+    expect(resolveKafkaReader('node')).toBeNull();
+    expect(resolveKafkaReader('auto', '/nonexistent/topic-reader')).toBeNull();
+    expect(resolveKafkaReader('auto', '/bin/sh')).toBe('/bin/sh');
+    expect(resolveKafkaReader('/bin/sh')).toBe('/bin/sh');
+  });
+
+  it('fails fast on a path that is not an executable file', () => {
+    expect(() =>
+      parseConfig(['--run-dir', 'd', '--kafka-reader', '/nonexistent/topic-reader'], {}),
+    ).toThrow(/--kafka-reader: got "\/nonexistent\/topic-reader"; expected auto, node or the path/);
+    expect(() => resolveKafkaReader('/tmp')).toThrow(ConfigError);
   });
 });

@@ -1,5 +1,6 @@
 /** Reconciler configuration: parsed once from flags (and a few environment defaults), failing fast with the flag, the value and what was expected. */
 
+import * as fs from 'fs';
 import * as path from 'path';
 import { TOPICS } from '@clickstream/contracts';
 import {
@@ -88,6 +89,12 @@ const OPTIONS = {
     default: '60',
     help: 'seconds before the run start from which topics are read (clock slack; as --ingest-bound-ms), 0 to 86400',
   },
+  kafkaReader: {
+    flag: '--kafka-reader',
+    env: 'KAFKA_TOPIC_READER',
+    default: 'auto',
+    help: 'how topics are read: auto (the compiled topic reader, apps/topic-reader, when it is built; readTopic otherwise), node (readTopic, librdkafka), or the path of a topic-reader binary',
+  },
   examples: { flag: '--examples', default: '10', help: 'examples per anomaly, 1 to 20' },
   logLevel: {
     flag: '--log-level',
@@ -116,6 +123,7 @@ const ConfigSchema = z.object({
   ingestBoundMs: intIn(0, 86_400_000),
   kafkaFrom: z.enum(KAFKA_FROM, `one of ${KAFKA_FROM.join(', ')}`),
   kafkaMarginS: intIn(0, 86_400),
+  kafkaReader: z.string().min(1, 'auto, node or the path of a topic-reader binary'),
   examples: intIn(1, 20),
   logLevel,
 });
@@ -144,6 +152,8 @@ export interface ReconcilerConfig {
   /** Read each topic from the run's start (less the margin) or from the beginning. */
   kafkaFrom: KafkaFrom;
   kafkaMarginS: number;
+  /** The compiled topic reader to read topics with, or null for readTopic (see resolveKafkaReader). */
+  kafkaReaderPath: string | null;
   examples: number;
   logLevel: LogLevel;
 }
@@ -207,10 +217,44 @@ export function parseConfig(
     ingestBoundMs: c.ingestBoundMs,
     kafkaFrom: c.kafkaFrom,
     kafkaMarginS: c.kafkaMarginS,
+    kafkaReaderPath: resolveKafkaReader(c.kafkaReader),
     examples: c.examples,
     logLevel: c.logLevel,
   };
   return { help: false, config };
+}
+
+/** Where `nx run topic-reader:build` puts the compiled topic reader (from src/ under jest, dist/ when built). */
+export const DEFAULT_TOPIC_READER = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  'topic-reader',
+  'dist',
+  'topic-reader',
+);
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * --kafka-reader: `node` reads with readTopic; `auto` with the compiled reader when it is built
+ * (both give the same records, docs/RECONCILER.md), and a path must be an executable file.
+ */
+export function resolveKafkaReader(value: string, fallback = DEFAULT_TOPIC_READER): string | null {
+  if (value === 'node') return null;
+  if (value === 'auto') return executable(fallback) ? fallback : null;
+  if (!executable(value))
+    throw new ConfigError(
+      `--kafka-reader: got ${JSON.stringify(value)}; expected auto, node or the path of an executable topic-reader (build it with: npx nx run topic-reader:build)`,
+    );
+  return path.resolve(value);
 }
 
 /** The real process's configuration; the only reader of process.env in the reconciler. */

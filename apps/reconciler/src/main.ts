@@ -46,7 +46,7 @@ async function main(): Promise<number> {
         index: readLedgerIndex,
         manifest: (file) => (fs.existsSync(file) ? readManifest(file) : null),
       },
-      kafka: (start) => kafkaTopicSource(kafkaClient, start),
+      kafka: (start) => kafkaTopicSource(kafkaClient, start, config.kafkaReaderPath ?? undefined),
       sql: () => {
         warehouse = createWarehouse({
           url: config.clickhouseUrl,

@@ -11,6 +11,7 @@ import {
   writeLedger,
   writeManifest,
 } from '@clickstream/ledger';
+import { recordsTopicSource } from './adapters/kafka';
 import { readLedgerIndex } from './adapters/ledger';
 import { parseConfig } from './config';
 import { kafkaReadStart, run } from './run';
@@ -83,10 +84,7 @@ describe('run: downstream expectations follow what raw holds', () => {
       config: parsed.config,
       logger: pino({ level: 'silent' }),
       ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
-      kafka: () => ({
-        endOffsets: (t) => Promise.resolve(new Map([[0, (topics[t] ?? []).length]])),
-        readTopic: (t) => Promise.resolve(topics[t] ?? []),
-      }),
+      kafka: () => recordsTopicSource(topics, (t) => new Map([[0, (topics[t] ?? []).length]])),
       sql: () => {
         throw new Error('no ClickHouse layer requested');
       },

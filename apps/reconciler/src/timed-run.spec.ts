@@ -1,5 +1,6 @@
 import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
+import { recordsTopicSource } from './adapters/kafka';
 import type { IngestRead } from './core/reconcile-timed';
 import { tapIngestTimes } from './timed-run';
 
@@ -40,18 +41,16 @@ describe('tapIngestTimes', () => {
       raw: [rec(5, 'raw')],
     };
     const kept: IngestRead[] = [];
-    const source = tapIngestTimes(
-      {
-        endOffsets: () => Promise.resolve(new Map()),
-        readTopic: (t) => Promise.resolve(topics[t] ?? []),
-      },
-      'valid',
-      'r1',
-      (i) => kept.push(i),
-    );
-    expect(await source.readTopic('raw')).toBe(topics.raw);
+    const source = tapIngestTimes(recordsTopicSource(topics), 'valid', 'r1', (i) => kept.push(i));
+    const read = async (t: string): Promise<InRecord[]> => {
+      const seen: InRecord[] = [];
+      const n = await source.scan(t, { headers: [], values: false }, (r) => seen.push(r));
+      expect(n).toBe(seen.length);
+      return seen;
+    };
+    expect(await read('raw')).toEqual(topics.raw);
     expect(kept).toEqual([]);
-    expect(await source.readTopic('valid')).toBe(topics.valid);
+    expect(await read('valid')).toEqual(topics.valid);
     expect(kept).toEqual([
       {
         ok: true,

@@ -9,8 +9,8 @@ import {
   readKafkaAggregates,
 } from './adapters/aggregates';
 import { readClickHouseLayer, type SqlSource } from './adapters/clickhouse';
-import { extractIngestTimes, readIngestTimes } from './adapters/ingest';
-import { readKafkaLayer, type TopicSource } from './adapters/kafka';
+import { INGEST_WANT, IngestExtractor, readIngestTimes } from './adapters/ingest';
+import { mergeWants, readKafkaLayer, type TopicSource } from './adapters/kafka';
 import { readLedgerEvents } from './adapters/ledger-events';
 import type { LedgerIndex } from './core/ledger-index';
 import type { LedgerEvents } from './core/ledger-events';
@@ -59,13 +59,17 @@ export function tapIngestTimes(
   return {
     endOffsets: (topic) => source.endOffsets(topic),
     ...(source.from === undefined ? {} : { from: source.from }),
-    async readTopic(topic) {
-      const records = await source.readTopic(topic);
-      if (topic === validTopic) {
-        const everything = new Map(records.map((r) => [r.partition, Number.MAX_SAFE_INTEGER]));
-        keep(extractIngestTimes(records, runId, everything));
-      }
-      return records;
+    ...(source.reader === undefined ? {} : { reader: source.reader }),
+    async scan(topic, want, visit) {
+      if (topic !== validTopic) return source.scan(topic, want, visit);
+      // Every record read counts, as the layer's own read: no end offsets of its own.
+      const x = new IngestExtractor(runId, null);
+      const n = await source.scan(topic, mergeWants(want, INGEST_WANT), (r) => {
+        visit(r);
+        x.add(r);
+      });
+      keep(x.finish());
+      return n;
     },
   };
 }

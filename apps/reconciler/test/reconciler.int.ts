@@ -16,7 +16,7 @@ import {
 import { readManifest, writeManifest } from '@clickstream/ledger';
 import * as fs from 'fs';
 import * as os from 'os';
-import { parseConfig } from '../src/config';
+import { DEFAULT_TOPIC_READER, parseConfig } from '../src/config';
 import { kafkaTopicSource } from '../src/adapters/kafka';
 import { readLedgerIndex } from '../src/adapters/ledger';
 import { run } from '../src/run';
@@ -69,7 +69,8 @@ async function reconcileNow(s: SyntheticRun, more: string[] = []): Promise<Recon
     config,
     logger: quietLogger,
     ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
-    kafka: (start) => kafkaTopicSource(client, start),
+    // The compiled topic reader, as the reconciler reads by default (timed-layers.int.ts reads with readTopic).
+    kafka: (start) => kafkaTopicSource(client, start, DEFAULT_TOPIC_READER),
     sql: () => s.warehouse,
     print: () => undefined,
   });
@@ -147,19 +148,23 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       expect(layer(future, 'clickhouse.clean').verdict).toBe('exact');
       expect(layer(future, 'clickstream.raw').notes).toContainEqual(
         expect.stringMatching(
-          /^topic rec-it-raw-\S+: 0 record\(s\) read from \S+Z \(the run's start less 0 s\)$/,
+          /^topic rec-it-raw-\S+: 0 record\(s\) read from \S+Z \(the run's start less 0 s\) by the compiled topic reader \(\S+\)$/,
         ),
       );
       // The run's records were all written after its creation began: that start, less the default margin, reads them all.
       const now = await reconcileNow(at(createdAt));
       expect(verdicts(now)).toEqual(allExact);
       expect(layer(now, 'events.valid').notes).toContainEqual(
-        expect.stringMatching(/record\(s\) read from \S+Z \(the run's start less 60 s\)$/),
+        expect.stringMatching(
+          /record\(s\) read from \S+Z \(the run's start less 60 s\) by the compiled topic reader/,
+        ),
       );
       const all = await reconcileNow(at(Date.now() + 600_000), ['--kafka-from', 'beginning']);
       expect(verdicts(all)).toEqual(allExact);
       expect(layer(all, 'events.dlq').notes).toContainEqual(
-        expect.stringMatching(/record\(s\) read from the beginning \(--kafka-from beginning\)$/),
+        expect.stringMatching(
+          /record\(s\) read from the beginning \(--kafka-from beginning\) by the compiled/,
+        ),
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

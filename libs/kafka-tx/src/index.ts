@@ -19,7 +19,10 @@ export { createIdempotentProducer } from './producer';
 export { runTransactionalLoop } from './transactional-loop';
 export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
-export { readTopic, endOffsets, committedLag } from './offsets';
+export { readTopic, readRanges, endOffsets, committedLag } from './offsets';
+export type { ReadRanges, TopicReadOptions } from './offsets';
+export { scanTopic, FrameParser, topicReaderArgs } from './topic-reader';
+export type { ScanOptions, ScanResult } from './topic-reader';
 export {
   createTopics,
   deleteTopics,

@@ -134,23 +134,47 @@ async function startOffsets(
   );
 }
 
+/** What a bounded read of one topic reads: the topic, the isolation (read_committed by default), and where it starts. */
+export type TopicReadOptions = KafkaClientOptions & {
+  topic: string;
+  isolation?: Isolation;
+  fromTimeMs?: number;
+};
+
+/** The offsets a bounded read covers: per partition, [begin, end) with end taken now (LSO for read_committed). */
+export interface ReadRanges {
+  begin: Map<number, number>;
+  end: Map<number, number>;
+}
+
+/** Where readTopic (and scanTopic) start and stop in each partition; see startOffsets. */
+export function readRanges(o: TopicReadOptions): Promise<ReadRanges> {
+  const isolation = o.isolation ?? 'read_committed';
+  return withAdmin(o, async (a, timeoutMs) => {
+    const parts = await partitionsOf(a, o.topic, timeoutMs);
+    const end = await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs);
+    const begin = await startOffsets(a, o.topic, parts, end, o.fromTimeMs, isolation, timeoutMs);
+    return { begin, end };
+  });
+}
+
 /**
  * Every record of every partition from the beginning (or, with `fromTimeMs`, from the first record
  * stamped at or after that time) up to the end offsets captured when the call starts (LSO for
  * read_committed: transactions still open then are excluded). Records appended later are ignored.
  * In partition order, then offset order.
  */
-export async function readTopic(
-  o: KafkaClientOptions & { topic: string; isolation?: Isolation; fromTimeMs?: number },
+export async function readTopic(o: TopicReadOptions): Promise<InRecord[]> {
+  return readTopicRanges(o, await readRanges(o));
+}
+
+/** readTopic over ranges already taken (scanTopic takes them once for either reader). */
+export async function readTopicRanges(
+  o: TopicReadOptions,
+  { begin, end }: ReadRanges,
 ): Promise<InRecord[]> {
   const isolation = o.isolation ?? 'read_committed';
   const t = resolveTimeouts(o);
-  const [begin, end] = await withAdmin(o, async (a, timeoutMs) => {
-    const parts = await partitionsOf(a, o.topic, timeoutMs);
-    const last = await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs);
-    const first = await startOffsets(a, o.topic, parts, last, o.fromTimeMs, isolation, timeoutMs);
-    return [first, last] as const;
-  });
   const open = new Set([...end.keys()].filter((p) => (end.get(p) ?? 0) > (begin.get(p) ?? 0)));
   const byPartition = new Map<number, InRecord[]>([...end.keys()].map((p) => [p, []]));
   if (open.size === 0) return [];

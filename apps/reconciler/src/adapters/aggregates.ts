@@ -20,7 +20,7 @@ import {
 import type { AggregateContents, AggregateRead, ObservedAggregate } from '../core/check-aggregate';
 import type { SessionValues, WindowValues } from '../core/timed-expectation';
 import type { SqlSource } from './clickhouse';
-import { readNote, type TopicSource } from './kafka';
+import { readNote, type ScanWant, type TopicSource } from './kafka';
 
 interface Emission<V> extends ObservedAggregate<V> {
   runId: string;
@@ -74,46 +74,48 @@ function sameValues(a: object, b: object): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** This run's emissions reduced to the latest version per key (pure, unit-tested). */
-export function latestPerKey<V>(
-  records: readonly InRecord[],
-  runId: string,
-  ends: ReadonlyMap<number, number>,
-  decode: Decode<V>,
-): AggregateContents<V> {
-  const latest = new Map<string, Emission<V>>();
-  const conflicts = new Map<string, number>();
-  const undecodable: unknown[] = [];
-  let bad = 0;
-  let foreign = 0;
-  let emissions = 0;
-  let wrongKey = 0;
-  for (const r of records) {
-    const end = ends.get(r.partition);
-    if (end === undefined || r.offset >= end) continue;
-    const d = decode(r.value);
+/** This run's emissions reduced, one at a time, to the latest version per key. */
+export class LatestPerKey<V> {
+  private readonly latest = new Map<string, Emission<V>>();
+  private readonly conflicts = new Map<string, number>();
+  private readonly undecodable: unknown[] = [];
+  private bad = 0;
+  private foreign = 0;
+  private emissions = 0;
+  private wrongKey = 0;
+
+  constructor(
+    private readonly runId: string,
+    private readonly ends: ReadonlyMap<number, number>,
+    private readonly decode: Decode<V>,
+  ) {}
+
+  add(r: InRecord): void {
+    const end = this.ends.get(r.partition);
+    if (end === undefined || r.offset >= end) return;
+    const d = this.decode(r.value);
     if (!d.ok) {
       // Undecodable records cannot be told apart by run: those whose key names this run count here.
-      if (r.key?.toString('utf8').startsWith(`${runId}|`) !== true) {
-        foreign++;
-        continue;
+      if (r.key?.toString('utf8').startsWith(`${this.runId}|`) !== true) {
+        this.foreign++;
+        return;
       }
-      bad++;
-      if (undecodable.length < 5)
-        undecodable.push({ partition: r.partition, offset: r.offset, detail: d.detail });
-      continue;
+      this.bad++;
+      if (this.undecodable.length < 5)
+        this.undecodable.push({ partition: r.partition, offset: r.offset, detail: d.detail });
+      return;
     }
     const e = d.value;
-    if (e.runId !== runId) {
-      foreign++;
-      continue;
+    if (e.runId !== this.runId) {
+      this.foreign++;
+      return;
     }
-    emissions++;
-    if (r.key?.toString('utf8') !== e.key) wrongKey++;
-    const prev = latest.get(e.key);
+    this.emissions++;
+    if (r.key?.toString('utf8') !== e.key) this.wrongKey++;
+    const prev = this.latest.get(e.key);
     if (prev === undefined || e.version > prev.version) {
-      latest.set(e.key, e);
-      conflicts.delete(e.key);
+      this.latest.set(e.key, e);
+      this.conflicts.delete(e.key);
     } else if (
       e.version === prev.version &&
       !(
@@ -122,21 +124,39 @@ export function latestPerKey<V>(
         e.retracted === prev.retracted
       )
     ) {
-      conflicts.set(e.key, e.version);
+      this.conflicts.set(e.key, e.version);
     }
   }
-  const notes = [`${emissions} emission(s) of this run, ${latest.size} key(s)`];
-  if (wrongKey > 0)
-    notes.push(`${wrongKey} record(s) whose Kafka key is not the key of their value`);
-  return {
-    rows: [...latest.values()].map(({ runId: _r, ...row }) => row),
-    conflicts: [...conflicts].map(([key, version]) => ({ key, version })),
-    undecodable: { count: bad, examples: undecodable },
-    foreign,
-    notes,
-    readMs: 0,
-  };
+
+  finish(): AggregateContents<V> {
+    const notes = [`${this.emissions} emission(s) of this run, ${this.latest.size} key(s)`];
+    if (this.wrongKey > 0)
+      notes.push(`${this.wrongKey} record(s) whose Kafka key is not the key of their value`);
+    return {
+      rows: [...this.latest.values()].map(({ runId: _r, ...row }) => row),
+      conflicts: [...this.conflicts].map(([key, version]) => ({ key, version })),
+      undecodable: { count: this.bad, examples: this.undecodable },
+      foreign: this.foreign,
+      notes,
+      readMs: 0,
+    };
+  }
 }
+
+/** This run's emissions reduced to the latest version per key (pure, unit-tested). */
+export function latestPerKey<V>(
+  records: readonly InRecord[],
+  runId: string,
+  ends: ReadonlyMap<number, number>,
+  decode: Decode<V>,
+): AggregateContents<V> {
+  const x = new LatestPerKey(runId, ends, decode);
+  for (const r of records) x.add(r);
+  return x.finish();
+}
+
+/** Aggregate emissions are read by key and value; no header is needed. */
+const AGGREGATE_WANT: ScanWant = { headers: [], values: true, keys: true };
 
 export async function readKafkaAggregates<V>(
   source: TopicSource,
@@ -146,10 +166,10 @@ export async function readKafkaAggregates<V>(
 ): Promise<AggregateRead<V>> {
   const started = Date.now();
   try {
-    const ends = await source.endOffsets(topic);
-    const records = await source.readTopic(topic);
-    const contents = latestPerKey(records, runId, ends, decode);
-    contents.notes.unshift(readNote(topic, records.length, source));
+    const x = new LatestPerKey(runId, await source.endOffsets(topic), decode);
+    const records = await source.scan(topic, AGGREGATE_WANT, (r) => x.add(r));
+    const contents = x.finish();
+    contents.notes.unshift(readNote(topic, records, source));
     contents.readMs = Date.now() - started;
     return { ok: true, contents };
   } catch (err) {

@@ -3,7 +3,7 @@
 import { decodeEvent, HEADERS } from '@clickstream/contracts';
 import {
   endOffsets,
-  readTopic,
+  scanTopic,
   type InRecord,
   type KafkaClientOptions,
 } from '@clickstream/kafka-tx';
@@ -19,12 +19,50 @@ import {
 } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
 
+/** What a scan's visitor reads of each record: these headers, and the value or the key if asked. */
+export interface ScanWant {
+  headers: readonly string[];
+  values: boolean;
+  keys?: boolean;
+}
+
+/** The union of two wants (tapIngestTimes reads for two visitors at once). */
+export function mergeWants(a: ScanWant, b: ScanWant): ScanWant {
+  return {
+    headers: [...new Set([...a.headers, ...b.headers])],
+    values: a.values || b.values,
+    keys: a.keys === true || b.keys === true,
+  };
+}
+
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
 export interface TopicSource {
   endOffsets(topic: string): Promise<Map<number, number>>;
-  readTopic(topic: string): Promise<InRecord[]>;
+  /**
+   * Hands every record of the topic (from the read start up to its end now) to `visit`, in
+   * partition order, then offset order; resolves with how many. Only what `want` names is sure to
+   * be there, and every buffer is a view that is reused after the call: copy what is kept.
+   */
+  scan(topic: string, want: ScanWant, visit: (r: InRecord) => void): Promise<number>;
   /** Where each read starts, in words, for the layer notes (e.g. "from 2026-12-01T10:00:00.000Z (...)"). */
   readonly from?: string;
+  /** Which reader reads, in words, for the layer notes (e.g. "by the compiled topic reader"). */
+  readonly reader?: string;
+}
+
+/** A TopicSource over records in memory (tests, and any caller that already holds the records). */
+export function recordsTopicSource(
+  topics: Readonly<Record<string, readonly InRecord[]>>,
+  ends: (topic: string) => Map<number, number> = () => new Map(),
+): TopicSource {
+  return {
+    endOffsets: (topic) => Promise.resolve(ends(topic)),
+    scan(topic, _want, visit) {
+      const records = topics[topic] ?? [];
+      for (const r of records) visit(r);
+      return Promise.resolve(records.length);
+    },
+  };
 }
 
 /**
@@ -38,18 +76,38 @@ export interface KafkaReadStart {
   from: string;
 }
 
-/** The production TopicSource: @clickstream/kafka-tx against a cluster, read_committed, from `start`. */
-export function kafkaTopicSource(client: KafkaClientOptions, start: KafkaReadStart): TopicSource {
+/**
+ * The production TopicSource: @clickstream/kafka-tx against a cluster, read_committed, from
+ * `start`; through the compiled topic reader at `readerPath`, or through readTopic without it.
+ */
+export function kafkaTopicSource(
+  client: KafkaClientOptions,
+  start: KafkaReadStart,
+  readerPath?: string,
+): TopicSource {
   return {
     endOffsets: (topic) => endOffsets(client, topic, 'read_committed'),
-    readTopic: (topic) =>
-      readTopic({
-        ...client,
-        topic,
-        isolation: 'read_committed',
-        ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
-      }),
+    scan: async (topic, want, visit) =>
+      (
+        await scanTopic(
+          {
+            ...client,
+            topic,
+            isolation: 'read_committed',
+            ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
+            headers: want.headers,
+            values: want.values,
+            keys: want.keys === true,
+            ...(readerPath === undefined ? {} : { readerPath }),
+          },
+          visit,
+        )
+      ).records,
     from: start.from,
+    reader:
+      readerPath === undefined
+        ? 'by readTopic (librdkafka)'
+        : `by the compiled topic reader (${readerPath})`,
   };
 }
 
@@ -86,14 +144,14 @@ class RecordFacts {
       this.partitions.push(r.partition);
       this.offsets.push(r.offset);
       this.times.push(r.timestamp);
-      if (this.keepValue(seq)) this.keptValues.set(index, r.value);
+      if (this.keepValue(seq)) this.keptValues.set(index, copy(r.value));
     } else if (this.kind === 'valid') {
       this.partitions.push(r.partition);
       const decoded = decodeEvent(r.value, { ingestTime: r.timestamp });
       if (!decoded.ok) this.undecodable++;
       this.times.push(decoded.ok ? (decoded.event.ingest_time ?? NaN) : NaN);
     } else {
-      this.values.push(r.value);
+      this.values.push(copy(r.value));
       const topic = r.headers[HEADERS.sourceTopic];
       this.sourceTopics.push(topic === undefined ? null : topic.toString('utf8'));
       this.sourcePartitions.push(decimal(r.headers[HEADERS.sourcePartition]));
@@ -127,6 +185,11 @@ class RecordFacts {
   }
 }
 
+/** A buffer kept beyond a scan's visit, which may be a view into a reused chunk. */
+function copy(b: Buffer | null): Buffer | null {
+  return b === null ? null : Buffer.from(b);
+}
+
 /** A non-negative decimal header (partition, offset); NaN when absent or not canonical decimal. */
 function decimal(value: Buffer | undefined): number {
   if (value === undefined) return NaN;
@@ -134,57 +197,96 @@ function decimal(value: Buffer | undefined): number {
   return /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : NaN;
 }
 
+/** What a Kafka layer of `kind` reads of each record (the compiled reader sends nothing else). */
+export function wantOf(kind: LayerKind): ScanWant {
+  const headers: string[] = [HEADERS.runId, HEADERS.seq];
+  if (kind === 'dlq')
+    headers.push(
+      HEADERS.reason,
+      HEADERS.sourceTopic,
+      HEADERS.sourcePartition,
+      HEADERS.sourceOffset,
+    );
+  return { headers, values: kind !== 'clean' };
+}
+
+/** Reduces a topic's records, one at a time, to this run's seqs (and reasons for the dead-letter topic). */
+export class RunExtractor {
+  private readonly runId: Buffer;
+  private readonly seqs = new SeqList();
+  private readonly reasons: (string | null)[] | undefined;
+  private readonly facts: RecordFacts | null;
+  private foreign = 0;
+  private late = 0;
+  private noRunId = 0;
+
+  constructor(private readonly o: Omit<KafkaLayerOptions, 'topic'> & { topic?: string }) {
+    this.runId = Buffer.from(o.runId);
+    this.reasons = o.kind === 'dlq' ? [] : undefined;
+    this.facts =
+      o.kind === 'clean'
+        ? null
+        : new RecordFacts(o.kind, o.topic ?? '', o.keepValue ?? (() => false));
+  }
+
+  add(r: InRecord): void {
+    const end = this.o.ends.get(r.partition);
+    if (end === undefined || r.offset >= end) {
+      this.late++;
+      return;
+    }
+    const run = r.headers[HEADERS.runId];
+    if (run === undefined) this.noRunId++;
+    if (run === undefined || !this.runId.equals(run)) {
+      this.foreign++;
+      return;
+    }
+    const seq = seqFromHeader(r.headers[HEADERS.seq]);
+    this.facts?.add(r, seq, this.seqs.length);
+    this.seqs.push(seq);
+    if (this.reasons !== undefined) {
+      const reason = r.headers[HEADERS.reason];
+      this.reasons.push(reason === undefined ? null : reason.toString('utf8'));
+    }
+  }
+
+  finish(): LayerRead & { ok: true } {
+    const notes: string[] = [];
+    if (this.noRunId > 0)
+      notes.push(
+        `${this.noRunId} record(s) without a ${HEADERS.runId} header (counted with other runs)`,
+      );
+    if (this.late > 0)
+      notes.push(`${this.late} record(s) past the end offsets taken at the start ignored`);
+    if (this.facts !== null && this.facts.undecodable > 0)
+      notes.push(`${this.facts.undecodable} record(s) of this run did not decode (no ingest_time)`);
+    const contents: LayerContents = {
+      seqs: this.seqs.toArray(),
+      foreign: this.foreign,
+      notes,
+      readMs: 0,
+    };
+    if (this.reasons !== undefined) contents.reasons = this.reasons;
+    if (this.facts !== null) contents.records = this.facts.toRecords();
+    return { ok: true, contents };
+  }
+}
+
 /** Reduces a topic's records to this run's seqs (and reasons for the dead-letter topic); pure, so it is unit-tested. */
 export function extractRun(
   records: readonly InRecord[],
   o: Omit<KafkaLayerOptions, 'topic'> & { topic?: string },
 ): LayerRead & { ok: true } {
-  const runId = Buffer.from(o.runId);
-  const seqs = new SeqList();
-  const reasons: (string | null)[] | undefined = o.kind === 'dlq' ? [] : undefined;
-  const facts =
-    o.kind === 'clean'
-      ? null
-      : new RecordFacts(o.kind, o.topic ?? '', o.keepValue ?? (() => false));
-  let foreign = 0;
-  let late = 0;
-  let noRunId = 0;
-  for (const r of records) {
-    const end = o.ends.get(r.partition);
-    if (end === undefined || r.offset >= end) {
-      late++;
-      continue;
-    }
-    const run = r.headers[HEADERS.runId];
-    if (run === undefined) noRunId++;
-    if (run === undefined || !runId.equals(run)) {
-      foreign++;
-      continue;
-    }
-    const seq = seqFromHeader(r.headers[HEADERS.seq]);
-    facts?.add(r, seq, seqs.length);
-    seqs.push(seq);
-    if (reasons !== undefined) {
-      const reason = r.headers[HEADERS.reason];
-      reasons.push(reason === undefined ? null : reason.toString('utf8'));
-    }
-  }
-  const notes: string[] = [];
-  if (noRunId > 0)
-    notes.push(`${noRunId} record(s) without a ${HEADERS.runId} header (counted with other runs)`);
-  if (late > 0) notes.push(`${late} record(s) past the end offsets taken at the start ignored`);
-  if (facts !== null && facts.undecodable > 0)
-    notes.push(`${facts.undecodable} record(s) of this run did not decode (no ingest_time)`);
-  const contents: LayerContents = { seqs: seqs.toArray(), foreign, notes, readMs: 0 };
-  if (reasons !== undefined) contents.reasons = reasons;
-  if (facts !== null) contents.records = facts.toRecords();
-  return { ok: true, contents };
+  const x = new RunExtractor(o);
+  for (const r of records) x.add(r);
+  return x.finish();
 }
 
 /** The first note of a Kafka layer: how many records were read, and from where. */
 export function readNote(topic: string, records: number, source: TopicSource): string {
   const from = source.from === undefined ? '' : ` ${source.from}`;
-  return `topic ${topic}: ${records} record(s) read${from}`;
+  const by = source.reader === undefined ? '' : ` ${source.reader}`;
+  return `topic ${topic}: ${records} record(s) read${from}${by}`;
 }
 
 export async function readKafkaLayer(
@@ -193,10 +295,11 @@ export async function readKafkaLayer(
 ): Promise<LayerRead> {
   const started = Date.now();
   try {
-    const records = await source.readTopic(o.topic);
-    const read = extractRun(records, o);
+    const x = new RunExtractor(o);
+    const records = await source.scan(o.topic, wantOf(o.kind), (r) => x.add(r));
+    const read = x.finish();
     read.contents.readMs = Date.now() - started;
-    read.contents.notes.unshift(readNote(o.topic, records.length, source));
+    read.contents.notes.unshift(readNote(o.topic, records, source));
     return read;
   } catch (err) {
     return {
