@@ -27,6 +27,8 @@ const (
 
 type frameWriter struct {
 	w       *bufio.Writer
+	keys    bool
+	values  bool
 	scratch []byte
 	index   map[string]int
 	slots   [][]byte
@@ -40,6 +42,8 @@ func newFrameWriter(w *bufio.Writer, c config) *frameWriter {
 	}
 	return &frameWriter{
 		w:       w,
+		keys:    c.keys,
+		values:  c.values,
 		scratch: make([]byte, 0, 64),
 		index:   index,
 		slots:   make([][]byte, len(c.headers)),
@@ -65,12 +69,12 @@ func (f *frameWriter) flushScratch() error {
 	return err
 }
 
-func (f *frameWriter) record(r *kgo.Record, c config) error {
+func (f *frameWriter) record(r *kgo.Record) error {
 	f.scratch = append(f.scratch[:0], frameRecord)
 	f.scratch = binary.LittleEndian.AppendUint32(f.scratch, uint32(r.Partition))
 	f.scratch = binary.LittleEndian.AppendUint64(f.scratch, uint64(r.Offset))
 	f.scratch = binary.LittleEndian.AppendUint64(f.scratch, uint64(r.Timestamp.UnixMilli()))
-	if c.keys {
+	if f.keys {
 		f.bytes(r.Key, r.Key != nil)
 	}
 	if len(f.slots) > 0 {
@@ -85,7 +89,7 @@ func (f *frameWriter) record(r *kgo.Record, c config) error {
 			f.bytes(f.slots[i], f.present[i])
 		}
 	}
-	if c.values {
+	if f.values {
 		f.bytes(r.Value, r.Value != nil)
 	}
 	return f.flushScratch()

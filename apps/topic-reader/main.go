@@ -58,10 +58,6 @@ type config struct {
 	partitionMax  int32
 }
 
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("topic-reader", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -76,10 +72,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	stallMs := fs.Int("stall-timeout-ms", 120000, "fail when a partition makes no progress for this long, 1000 to 3600000")
 	partitionMax := fs.Int("partition-max-bytes", 16<<20, "bytes asked for per fetch, 65536 to 268435456")
 	if err := fs.Parse(args); err != nil {
-		return config{}, usageError{err.Error()}
+		if errors.Is(err, flag.ErrHelp) {
+			return config{}, err
+		}
+		return config{}, err
 	}
 	if fs.NArg() > 0 {
-		return config{}, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	c := config{
 		clientID:     *clientID,
@@ -95,28 +94,28 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			continue
 		}
 		if i := strings.LastIndex(hp, ":"); i <= 0 || i == len(hp)-1 {
-			return config{}, usageError{fmt.Sprintf("-bootstrap: %q is not host:port", hp)}
+			return config{}, fmt.Errorf("-bootstrap: %q is not host:port", hp)
 		}
 		c.bootstrap = append(c.bootstrap, hp)
 	}
 	if len(c.bootstrap) == 0 {
-		return config{}, usageError{"-bootstrap is required: host:port[,host:port...]"}
+		return config{}, errors.New("-bootstrap is required: host:port[,host:port...]")
 	}
 	if c.topic == "" {
-		return config{}, usageError{"-topic is required"}
+		return config{}, errors.New("-topic is required")
 	}
 	switch *isolation {
 	case "read_committed":
 		c.readCommitted = true
 	case "read_uncommitted":
 	default:
-		return config{}, usageError{fmt.Sprintf("-isolation: got %q; expected read_committed or read_uncommitted", *isolation)}
+		return config{}, fmt.Errorf("-isolation: got %q; expected read_committed or read_uncommitted", *isolation)
 	}
 	if *stallMs < 1000 || *stallMs > 3600000 {
-		return config{}, usageError{fmt.Sprintf("-stall-timeout-ms: got %d; expected 1000 to 3600000", *stallMs)}
+		return config{}, fmt.Errorf("-stall-timeout-ms: got %d; expected 1000 to 3600000", *stallMs)
 	}
 	if *partitionMax < 65536 || *partitionMax > 268435456 {
-		return config{}, usageError{fmt.Sprintf("-partition-max-bytes: got %d; expected 65536 to 268435456", *partitionMax)}
+		return config{}, fmt.Errorf("-partition-max-bytes: got %d; expected 65536 to 268435456", *partitionMax)
 	}
 	spans, err := parseRanges(*ranges)
 	if err != nil {
@@ -126,36 +125,36 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if *headers != "" {
 		for _, h := range strings.Split(*headers, ",") {
 			if h == "" {
-				return config{}, usageError{fmt.Sprintf("-headers: empty name in %q", *headers)}
+				return config{}, fmt.Errorf("-headers: empty name in %q", *headers)
 			}
 			c.headers = append(c.headers, h)
 		}
 	}
 	if len(c.headers) > 255 {
-		return config{}, usageError{"-headers: at most 255 names"}
+		return config{}, errors.New("-headers: at most 255 names")
 	}
 	return c, nil
 }
 
 func parseRanges(s string) ([]span, error) {
 	if s == "" {
-		return nil, usageError{"-ranges is required: partition:begin:end[,...]"}
+		return nil, errors.New("-ranges is required: partition:begin:end[,...]")
 	}
 	seen := map[int32]bool{}
 	var out []span
 	for _, part := range strings.Split(s, ",") {
 		f := strings.Split(part, ":")
 		if len(f) != 3 {
-			return nil, usageError{fmt.Sprintf("-ranges: %q is not partition:begin:end", part)}
+			return nil, fmt.Errorf("-ranges: %q is not partition:begin:end", part)
 		}
 		p, err1 := strconv.ParseInt(f[0], 10, 32)
 		b, err2 := strconv.ParseInt(f[1], 10, 64)
 		e, err3 := strconv.ParseInt(f[2], 10, 64)
 		if err1 != nil || err2 != nil || err3 != nil || p < 0 || b < 0 || e < b {
-			return nil, usageError{fmt.Sprintf("-ranges: %q: expected non-negative integers with begin <= end", part)}
+			return nil, fmt.Errorf("-ranges: %q: expected non-negative integers with begin <= end", part)
 		}
 		if seen[int32(p)] {
-			return nil, usageError{fmt.Sprintf("-ranges: partition %d given twice", p)}
+			return nil, fmt.Errorf("-ranges: partition %d given twice", p)
 		}
 		seen[int32(p)] = true
 		out = append(out, span{partition: int32(p), begin: b, end: e})
@@ -309,7 +308,7 @@ func (r *reader) readSpan(ctx context.Context, s span) (int64, error) {
 			if rec.Offset >= s.end {
 				break
 			}
-			if err := r.out.record(rec, r.cfg); err != nil {
+			if err := r.out.record(rec); err != nil {
 				return emitted, err
 			}
 			emitted++
@@ -374,7 +373,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 func main() {
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) || strings.Contains(err.Error(), flag.ErrHelp.Error()) {
+		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
 		fmt.Fprintf(os.Stderr, "topic-reader: %s\n", err)

@@ -28,14 +28,14 @@ func goldenStream(t *testing.T) []byte {
 		{Partition: 3, Offset: 1 << 40, Timestamp: time.UnixMilli(-1), Key: []byte{}, Value: []byte{}},
 	}
 	for _, r := range recs[:2] {
-		if err := f.record(r, c); err != nil {
+		if err := f.record(r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := f.partitionDone(span{partition: 0, begin: 5, end: 7}, 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.record(recs[2], c); err != nil {
+	if err := f.record(recs[2]); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.partitionDone(span{partition: 3, begin: 1 << 40, end: 1<<40 + 1}, 1); err != nil {

@@ -21,8 +21,8 @@ export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
 export { readTopic, readRanges, endOffsets, committedLag } from './offsets';
 export type { ReadRanges, TopicReadOptions } from './offsets';
-export { scanTopic, FrameParser, topicReaderArgs } from './topic-reader';
-export type { ScanOptions, ScanResult } from './topic-reader';
+export { scanTopic } from './topic-reader';
+export type { ScanOptions, ScanResult, ScanWant } from './topic-reader';
 export {
   createTopics,
   deleteTopics,

@@ -46,7 +46,9 @@ const EXPECTED = [
 
 function parse(chunks: Buffer[]): { parser: FrameParser; records: object[] } {
   const records: object[] = [];
-  const parser = new FrameParser('t', ['run', 'seq'], true, true, (r) => records.push(shape(r)));
+  const parser = new FrameParser('t', { headers: ['run', 'seq'], keys: true, values: true }, (r) =>
+    records.push(shape(r)),
+  );
   for (const c of chunks) parser.push(c);
   return { parser, records };
 }

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { readRanges, readTopicRanges, type ReadRanges, type TopicReadOptions } from './offsets';
 import type { InRecord } from './types';
 
-export interface ScanOptions extends TopicReadOptions {
+/** What a scan's visitor reads of each record. */
+export interface ScanWant {
   /**
    * The header names the visitor reads. With the compiled reader only these reach it (the rest
    * are not decoded); readTopic gives every header.
@@ -18,6 +19,9 @@ export interface ScanOptions extends TopicReadOptions {
   values: boolean;
   /** Whether the visitor reads keys (null otherwise with the compiled reader). */
   keys?: boolean;
+}
+
+export interface ScanOptions extends TopicReadOptions, ScanWant {
   /** Path of the compiled topic reader; without it, readTopic reads. */
   readerPath?: string;
   /** The compiled reader fails when a partition makes no progress for this long (default 120 s, as readTopic). */
@@ -49,13 +53,18 @@ export async function scanTopic(o: ScanOptions, visit: (r: InRecord) => void): P
   return { records, reader: 'compiled', ranges };
 }
 
-/** The reader's arguments for these ranges: non-empty partitions in partition order. */
-export function topicReaderArgs(o: ScanOptions, ranges: ReadRanges): string[] {
-  const spans = [...ranges.end.keys()]
+/** The reader's ranges, `partition:begin:end`: the non-empty partitions in partition order. */
+function spansOf(ranges: ReadRanges): string[] {
+  return [...ranges.end.keys()]
     .sort((x, y) => x - y)
     .map((p) => [p, ranges.begin.get(p) ?? 0, ranges.end.get(p) ?? 0] as const)
     .filter(([, b, e]) => e > b)
     .map(([p, b, e]) => `${p}:${b}:${e}`);
+}
+
+/** The reader's arguments for these ranges. */
+export function topicReaderArgs(o: ScanOptions, ranges: ReadRanges): string[] {
+  const spans = spansOf(ranges);
   for (const h of o.headers) {
     if (h === '' || h.includes(','))
       throw new Error(`kafka-tx: scanTopic: header name ${JSON.stringify(h)} cannot be passed`);
@@ -88,13 +97,16 @@ export class FrameParser {
   /** Per partition frame, in order: [partition, records, end]. */
   readonly partitions: [number, number, number][] = [];
 
+  /** The length-prefixed fields after a record's fixed part, in frame.go's order. */
+  private readonly fields: number;
+
   constructor(
     private readonly topic: string,
-    private readonly headers: readonly string[],
-    private readonly keys: boolean,
-    private readonly values: boolean,
+    private readonly want: ScanWant,
     private readonly visit: (r: InRecord) => void,
-  ) {}
+  ) {
+    this.fields = (want.keys === true ? 1 : 0) + want.headers.length + (want.values ? 1 : 0);
+  }
 
   push(chunk: Buffer): void {
     const buf = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
@@ -132,27 +144,21 @@ export class FrameParser {
     if (kind !== FRAME.record) throw new Error(`topic-reader: unknown frame kind ${kind}`);
     let at = pos + 21;
     if (at > b.length) return 0;
-    let key: Buffer | null = null;
-    if (this.keys) {
+    const fields: (Buffer | null)[] = [];
+    while (fields.length < this.fields) {
       const f = field(b, at);
       if (f === undefined) return 0;
-      key = f.bytes;
+      fields.push(f.bytes);
       at = f.next;
     }
+    let i = 0;
+    const key = this.want.keys === true ? (fields[i++] ?? null) : null;
     const headers: Record<string, Buffer> = {};
-    for (const name of this.headers) {
-      const f = field(b, at);
-      if (f === undefined) return 0;
-      if (f.bytes !== null) headers[name] = f.bytes;
-      at = f.next;
+    for (const name of this.want.headers) {
+      const h = fields[i++];
+      if (h !== null && h !== undefined) headers[name] = h;
     }
-    let value: Buffer | null = null;
-    if (this.values) {
-      const f = field(b, at);
-      if (f === undefined) return 0;
-      value = f.bytes;
-      at = f.next;
-    }
+    const value = this.want.values ? (fields[i] ?? null) : null;
     this.records++;
     this.visit({
       topic: this.topic,
@@ -187,8 +193,9 @@ export async function runTopicReader(
   ranges: ReadRanges,
   visit: (r: InRecord) => void,
 ): Promise<number> {
+  const expected = spansOf(ranges);
+  if (expected.length === 0) return 0;
   const args = topicReaderArgs(o, ranges);
-  if (!args.includes('-ranges')) return 0;
   const child = spawn(readerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -202,7 +209,7 @@ export async function runTopicReader(
     },
   );
   exited.catch(() => undefined); // awaited below; this only keeps an early spawn error handled
-  const parser = new FrameParser(o.topic, o.headers, o.keys === true, o.values, visit);
+  const parser = new FrameParser(o.topic, o, visit);
   const why = (what: string): Error => {
     const last = stderr.trim().split('\n').pop() ?? '';
     return new Error(
@@ -226,7 +233,6 @@ export async function runTopicReader(
     throw why(`the topic reader exited with ${status.code ?? `signal ${status.signal}`}`);
   if (parser.doneTotal === null || parser.leftover > 0)
     throw why('the topic reader stream ended without its done frame');
-  const expected = args[args.indexOf('-ranges') + 1]?.split(',') ?? [];
   const got = parser.partitions.map(([p, , end]) => `${p}:${ranges.begin.get(p) ?? 0}:${end}`);
   const sum = parser.partitions.reduce((n, [, c]) => n + c, 0);
   if (got.join(',') !== expected.join(',') || sum !== parser.records)

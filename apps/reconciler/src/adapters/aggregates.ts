@@ -10,7 +10,7 @@ import {
   windowKey,
   type AggregateDecodeResult,
 } from '@clickstream/contracts';
-import type { InRecord } from '@clickstream/kafka-tx';
+import type { InRecord, ScanWant } from '@clickstream/kafka-tx';
 import {
   readSessionRows,
   readWindowRows,
@@ -20,7 +20,7 @@ import {
 import type { AggregateContents, AggregateRead, ObservedAggregate } from '../core/check-aggregate';
 import type { SessionValues, WindowValues } from '../core/timed-expectation';
 import type { SqlSource } from './clickhouse';
-import { readNote, type ScanWant, type TopicSource } from './kafka';
+import { readNote, type TopicSource } from './kafka';
 
 interface Emission<V> extends ObservedAggregate<V> {
   runId: string;

@@ -1,10 +1,10 @@
 /** Reads each event's observed ingest_time (stamped by the gatekeeper from the broker's LogAppendTime) from events.valid, by seq. */
 
 import { decodeEvent, HEADERS } from '@clickstream/contracts';
-import type { InRecord } from '@clickstream/kafka-tx';
+import type { InRecord, ScanWant } from '@clickstream/kafka-tx';
 import type { IngestRead } from '../core/reconcile-timed';
 import { NO_SEQ, seqFromHeader } from './../core/contents';
-import type { ScanWant, TopicSource } from './kafka';
+import type { TopicSource } from './kafka';
 
 /** What reading ingest times needs of each record. */
 export const INGEST_WANT: ScanWant = { headers: [HEADERS.runId, HEADERS.seq], values: true };

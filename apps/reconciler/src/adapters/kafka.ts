@@ -6,6 +6,7 @@ import {
   scanTopic,
   type InRecord,
   type KafkaClientOptions,
+  type ScanWant,
 } from '@clickstream/kafka-tx';
 import {
   NumberList,
@@ -18,13 +19,6 @@ import {
   type ValidRecords,
 } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
-
-/** What a scan's visitor reads of each record: these headers, and the value or the key if asked. */
-export interface ScanWant {
-  headers: readonly string[];
-  values: boolean;
-  keys?: boolean;
-}
 
 /** The union of two wants (tapIngestTimes reads for two visitors at once). */
 export function mergeWants(a: ScanWant, b: ScanWant): ScanWant {
@@ -95,9 +89,7 @@ export function kafkaTopicSource(
             topic,
             isolation: 'read_committed',
             ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
-            headers: want.headers,
-            values: want.values,
-            keys: want.keys === true,
+            ...want,
             ...(readerPath === undefined ? {} : { readerPath }),
           },
           visit,
