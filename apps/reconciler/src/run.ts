@@ -11,14 +11,14 @@ import {
 import { LEDGER_FILE, MANIFEST_FILE } from '@clickstream/ledger';
 import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
 import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
+import { ingestTimesOfLayer } from './adapters/ingest';
 import { readKafkaLayer, type KafkaReadStart, type TopicSource } from './adapters/kafka';
 import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
 import { FATE, type LedgerIndex } from './core/ledger-index';
 import { ledgerProblemsOf, overallVerdict, reconcile, resolvedByRaw } from './core/reconcile';
-import type { IngestRead } from './core/reconcile-timed';
-import { reconcileTimedLayers, tapIngestTimes } from './timed-run';
+import { readTimedLayers, reconcileTimedLayers } from './timed-run';
 import { renderTable } from './core/table';
 
 /** How the ledger and manifest of a run are read (adapters/ledger.ts and @clickstream/ledger in production). */
@@ -98,50 +98,45 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   logger.info({ runId, fromTimeMs: start.fromTimeMs }, `topics read ${start.from}`);
   const kafka = (): TopicSource => deps.kafka(start);
 
-  // The events.valid layer's read also yields the ingest times the timed layers need.
-  let ingest: IngestRead | undefined;
-  const tapped: LaneDeps = {
-    ...deps,
-    kafka:
-      config.timedLayers.length === 0
-        ? kafka
-        : () =>
-            tapIngestTimes(kafka(), config.topics.valid, runId, (i) => {
-              ingest = i;
-            }),
+  const timedDeps = {
+    layers: config.timedLayers,
+    topics: config.topics,
+    ingestBoundMs: config.ingestBoundMs,
+    examples: config.examples,
+    logger,
+    kafka,
+    sql: deps.sql,
   };
-  const reads = await readLayers(tapped, runId, ledger);
+  // The timed layers are read beside the event layers (their core needs the event layers' reads:
+  // the ingest times and the raw-resolved expectation, so it runs after them).
+  const timedReads = readTimedLayers(timedDeps, { runId, ledgerFile });
+  timedReads.catch(() => undefined);
+  const reads = await readLayers({ ...deps, kafka }, runId, ledger);
+  const read = (layer: EventLayer): LayerRead => reads.get(layer) as LayerRead;
   const report = reconcile({
     ledger,
     manifestSends: manifest?.counts.sends ?? null,
     cutShort,
     runId,
     latenessMs: manifest?.lateness_ms,
-    layers: config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
+    layers: config.layers.map((layer) => ({ layer, read: read(layer) })),
     examples: config.examples,
   });
-  // The late stream and the aggregates need each event's ingest time: read and checked after the
-  // event layers, against the same raw-resolved expectation (a failed send that raw holds counts).
+  // The late stream and the aggregates are checked against the same raw-resolved expectation (a
+  // failed send that raw holds counts), with the ingest times of the events.valid layer's read.
   const downstream = resolvedByRaw(
     ledger,
-    config.layers.map((layer) => ({ layer, read: reads.get(layer) as LayerRead })),
+    config.layers.map((layer) => ({ layer, read: read(layer) })),
   );
+  const ingest = ingestTimesOfLayer(reads.get('events.valid'));
   const timed = await reconcileTimedLayers(
-    {
-      layers: config.timedLayers,
-      topics: config.topics,
-      ingestBoundMs: config.ingestBoundMs,
-      examples: config.examples,
-      logger,
-      kafka,
-      sql: deps.sql,
-    },
+    timedDeps,
     {
       runId,
       ledger: downstream,
       ledgerFile,
       latenessMs: report.lateness_ms,
-      ingest,
+      ...(ingest === undefined ? {} : { ingest }),
       ledgerProblems: ledgerProblemsOf({
         ledger,
         manifestSends: manifest?.counts.sends ?? null,
@@ -149,6 +144,7 @@ export async function run(deps: RunDeps): Promise<RunResult> {
         runId,
       }),
     },
+    await timedReads,
   );
   report.layers.push(...timed);
   report.verdict = overallVerdict(report.layers);

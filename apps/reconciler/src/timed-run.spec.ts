@@ -1,12 +1,11 @@
 import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import { recordsTopicSource } from './adapters/kafka';
-import type { IngestRead } from './core/reconcile-timed';
-import { tapIngestTimes } from './timed-run';
+import { ingestTimesOfLayer } from './adapters/ingest';
+import { readKafkaLayer, recordsTopicSource } from './adapters/kafka';
 
 const T0 = 1_700_000_000_000;
 
-function rec(seq: number, topic: string): InRecord {
+function rec(seq: number, topic: string, offset = seq, ingestTime = T0 + seq): InRecord {
   const e: ClickEvent = {
     event_id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     seq,
@@ -21,12 +20,12 @@ function rec(seq: number, topic: string): InRecord {
     amount_cents: null,
     currency: null,
     device: null,
-    ingest_time: T0 + seq,
+    ingest_time: ingestTime,
   };
   return {
     topic,
     partition: seq % 2,
-    offset: seq,
+    offset,
     key: null,
     value: encodeEvent(e),
     headers: { [HEADERS.seq]: Buffer.from(String(seq)), [HEADERS.runId]: Buffer.from('r1') },
@@ -34,32 +33,57 @@ function rec(seq: number, topic: string): InRecord {
   };
 }
 
-describe('tapIngestTimes', () => {
-  it("keeps the run's ingest times from the valid topic's read, passes every read through unchanged", async () => {
-    const topics: Record<string, InRecord[]> = {
-      valid: [rec(0, 'valid'), rec(1, 'valid')],
-      raw: [rec(5, 'raw')],
-    };
-    const kept: IngestRead[] = [];
-    const source = tapIngestTimes(recordsTopicSource(topics), 'valid', 'r1', (i) => kept.push(i));
-    const read = async (t: string): Promise<InRecord[]> => {
-      const seen: InRecord[] = [];
-      const n = await source.scan(t, { headers: [], values: false }, (r) => seen.push(r));
-      expect(n).toBe(seen.length);
-      return seen;
-    };
-    expect(await read('raw')).toEqual(topics.raw);
-    expect(kept).toEqual([]);
-    expect(await read('valid')).toEqual(topics.valid);
-    expect(kept).toEqual([
-      {
-        ok: true,
-        times: new Map([
-          [0, T0],
-          [1, T0 + 1],
-        ]),
-        notes: [],
-      },
-    ]);
+describe('ingestTimesOfLayer', () => {
+  it("takes the run's ingest times from the events.valid layer's own read: first per seq, up to its end offsets", async () => {
+    // seq 1 written twice keeps its first ingest time; seq 4 lies past partition 0's end offset.
+    const valid = [
+      rec(0, 'valid'),
+      rec(1, 'valid'),
+      rec(1, 'valid', 11, T0 + 999),
+      rec(4, 'valid'),
+    ];
+    const read = await readKafkaLayer(recordsTopicSource({ valid }), {
+      topic: 'valid',
+      kind: 'valid',
+      runId: 'r1',
+      ends: new Map([
+        [0, 4],
+        [1, 100],
+      ]),
+    });
+    expect(ingestTimesOfLayer(read)).toEqual({
+      ok: true,
+      times: new Map([
+        [0, T0],
+        [1, T0 + 1],
+      ]),
+      notes: [],
+    });
+  });
+
+  it('says why when the layer could not be read, and gives nothing for a layer without valid records', () => {
+    expect(ingestTimesOfLayer({ ok: false, error: 'broker down', readMs: 1 })).toEqual({
+      ok: false,
+      error: 'events.valid could not be read: broker down',
+    });
+    expect(ingestTimesOfLayer(undefined)).toBeUndefined();
+    const clean = { ok: true as const, contents: { seqs: [1], foreign: 0, notes: [], readMs: 0 } };
+    expect(ingestTimesOfLayer(clean)).toBeUndefined();
+  });
+
+  it('counts the records whose value does not decode to an ingest time', async () => {
+    const bad = { ...rec(2, 'valid'), value: Buffer.from('not avro') };
+    const read = await readKafkaLayer(recordsTopicSource({ valid: [rec(0, 'valid'), bad] }), {
+      topic: 'valid',
+      kind: 'valid',
+      runId: 'r1',
+      ends: new Map([[0, 10]]),
+    });
+    const ingest = ingestTimesOfLayer(read);
+    expect(ingest).toEqual({
+      ok: true,
+      times: new Map([[0, T0]]),
+      notes: ['1 valid record(s) of this run without a decodable ingest_time'],
+    });
   });
 });

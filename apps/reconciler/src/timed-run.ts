@@ -9,8 +9,8 @@ import {
   readKafkaAggregates,
 } from './adapters/aggregates';
 import { readClickHouseLayer, type SqlSource } from './adapters/clickhouse';
-import { INGEST_WANT, IngestExtractor, readIngestTimes } from './adapters/ingest';
-import { mergeWants, readKafkaLayer, type TopicSource } from './adapters/kafka';
+import { readIngestTimes } from './adapters/ingest';
+import { readKafkaLayer, type TopicSource } from './adapters/kafka';
 import { readLedgerEvents } from './adapters/ledger-events';
 import type { LedgerIndex } from './core/ledger-index';
 import type { LedgerEvents } from './core/ledger-events';
@@ -42,36 +42,8 @@ export interface TimedRun {
   ledgerFile: string;
   latenessMs: number;
   ledgerProblems: string[];
-  /** Ingest times already taken from the events.valid layer's read (see tapIngestTimes); read here otherwise. */
+  /** Ingest times already taken from the events.valid layer's read (ingestTimesOfLayer); read here otherwise. */
   ingest?: IngestRead;
-}
-
-/**
- * Wraps a topic source so that reading `validTopic` for the events.valid layer also keeps this
- * run's ingest times: the timed layers then need no second pass over the (large, shared) topic.
- */
-export function tapIngestTimes(
-  source: TopicSource,
-  validTopic: string,
-  runId: string,
-  keep: (ingest: IngestRead) => void,
-): TopicSource {
-  return {
-    endOffsets: (topic) => source.endOffsets(topic),
-    ...(source.from === undefined ? {} : { from: source.from }),
-    ...(source.reader === undefined ? {} : { reader: source.reader }),
-    async scan(topic, want, visit) {
-      if (topic !== validTopic) return source.scan(topic, want, visit);
-      // Every record read counts, as the layer's own read: no end offsets of its own.
-      const x = new IngestExtractor(runId, null);
-      const n = await source.scan(topic, mergeWants(want, INGEST_WANT), (r) => {
-        visit(r);
-        x.add(r);
-      });
-      keep(x.finish());
-      return n;
-    },
-  };
 }
 
 async function readLayer(
@@ -127,25 +99,31 @@ async function readLayer(
   return { layer, kind, read: await readClickHouseSessions(s, runId) };
 }
 
-export async function reconcileTimedLayers(deps: TimedDeps, run: TimedRun): Promise<LayerReport[]> {
-  if (deps.layers.length === 0) return [];
+/** What the timed layers read, before their core runs: started beside the event layers (run.ts). */
+export interface TimedReads {
+  events: LedgerEvents;
+  layers: TimedRead[];
+}
+
+/**
+ * Reads the ledger's event fields and every timed layer (one layer after another). Never rejects
+ * for a layer: a layer that cannot be read is a failed read in its report.
+ */
+export async function readTimedLayers(
+  deps: TimedDeps,
+  run: Pick<TimedRun, 'runId' | 'ledgerFile'>,
+): Promise<TimedReads> {
+  if (deps.layers.length === 0) return { events: new Map(), layers: [] };
   let source: TopicSource | undefined;
   let warehouse: SqlSource | undefined;
   const kafka = (): TopicSource => (source ??= deps.kafka());
   const sql = (): SqlSource => (warehouse ??= deps.sql());
   const started = Date.now();
-  const events = await (deps.ledgerEvents ?? readLedgerEvents)(run.ledgerFile);
-  // Ingest times first: an event that reaches events.valid later is unknown to this reconciliation,
-  // which makes the timed layers unknown rather than wrong.
-  const ingest = run.ingest ?? (await readIngestTimes(kafka(), deps.topics.valid, run.runId));
-  deps.logger.info(
-    {
-      events: events.size,
-      ingest: ingest.ok ? ingest.times.size : ingest.error,
-      ms: Date.now() - started,
-    },
-    'ingest times read',
-  );
+  const events = (deps.ledgerEvents ?? readLedgerEvents)(run.ledgerFile).then((e) => {
+    deps.logger.info({ events: e.size, ms: Date.now() - started }, 'ledger events read');
+    return e;
+  });
+  events.catch(() => undefined);
   const layers: TimedRead[] = [];
   for (const layer of deps.layers) {
     const t = Date.now();
@@ -153,6 +131,23 @@ export async function reconcileTimedLayers(deps: TimedDeps, run: TimedRun): Prom
     deps.logger.info({ layer, ms: Date.now() - t, ok: read.read.ok }, 'layer read');
     layers.push(read);
   }
+  return { events: await events, layers };
+}
+
+export async function reconcileTimedLayers(
+  deps: TimedDeps,
+  run: TimedRun,
+  reads?: TimedReads,
+): Promise<LayerReport[]> {
+  if (deps.layers.length === 0) return [];
+  const { events, layers } = reads ?? (await readTimedLayers(deps, run));
+  // Ingest times: an event that reaches events.valid after its end offsets were taken is unknown
+  // to this reconciliation, which makes the timed layers unknown rather than wrong.
+  const ingest = run.ingest ?? (await readIngestTimes(deps.kafka(), deps.topics.valid, run.runId));
+  deps.logger.info(
+    { events: events.size, ingest: ingest.ok ? ingest.times.size : ingest.error },
+    'ingest times read',
+  );
   return reconcileTimed({
     ledger: run.ledger,
     events,

@@ -82,6 +82,18 @@ describe('iterateLedgerColumns', () => {
     row(4, { amount_cents: 1999 }),
   ];
 
+  it('gives equal values that follow each other, and values of equal length that differ, as they are', async () => {
+    const file = path.join(dir, 'repeated.arrow');
+    const ids = ['ab', 'ab', 'ac', null, 'ac', '', '', 'ab'];
+    await writeLedger(
+      file,
+      ids.map((id, i) => row(i, { event_id: id })),
+      { batchRows: 5 },
+    );
+    const got = await batches(file);
+    expect(got.flatMap((b) => b.strings('event_id'))).toEqual(ids);
+  });
+
   it('gives every column as the row reader would, across batches', async () => {
     const file = path.join(dir, 'ledger.arrow');
     await writeLedger(file, rows, { batchRows: 2 });
@@ -92,6 +104,7 @@ describe('iterateLedgerColumns', () => {
     expect(all((b) => b.strings('run_id'))).toEqual(rows.map((r) => r.run_id));
     expect(all((b) => b.strings('event_id'))).toEqual(rows.map((r) => r.event_id));
     expect(all((b) => b.strings('delivery_error'))).toEqual(rows.map((r) => r.delivery_error));
+    expect(all((b) => b.present('event_id'))).toEqual(rows.map((r) => (r.event_id ? 1 : 0)));
     expect(all((b) => b.numbers('seq', -1))).toEqual(rows.map((r) => r.seq));
     expect(all((b) => b.numbers('duplicate_of', -1))).toEqual(
       rows.map((r) => r.duplicate_of ?? -1),

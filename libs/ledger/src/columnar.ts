@@ -72,11 +72,43 @@ export class LedgerColumns {
     const bytes = d.values as Uint8Array;
     const n = this.length;
     const out = new Array<string | null>(n);
+    // A value equal to the one before (run_id on every row) reuses its string: no decode.
+    let prevStart = -1;
+    let prevEnd = -1;
+    let prev = '';
+    for (let i = 0; i < n; i++) {
+      if (!isValid(d, i)) {
+        out[i] = null;
+        continue;
+      }
+      const j = d.offset + i;
+      const start = offsets[j] as number;
+      const end = offsets[j + 1] as number;
+      if (
+        prevStart >= 0 &&
+        end - start === prevEnd - prevStart &&
+        sameBytes(bytes, start, prevStart, end - start)
+      ) {
+        out[i] = prev;
+      } else {
+        prev = this.decoder.decode(bytes.subarray(start, end));
+        out[i] = prev;
+      }
+      prevStart = start;
+      prevEnd = end;
+    }
+    return out;
+  }
+
+  /** 1 where a text column holds a non-empty value, 0 where it is null or empty (nothing decoded). */
+  present(name: StringColumn): Uint8Array {
+    const d = this.data(name, 'string');
+    const offsets = d.valueOffsets as Int32Array;
+    const n = this.length;
+    const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const j = d.offset + i;
-      out[i] = isValid(d, i)
-        ? this.decoder.decode(bytes.subarray(offsets[j] as number, offsets[j + 1] as number))
-        : null;
+      out[i] = isValid(d, i) && (offsets[j + 1] as number) > (offsets[j] as number) ? 1 : 0;
     }
     return out;
   }
@@ -114,6 +146,11 @@ export class LedgerColumns {
         : NULL_CODE;
     return out;
   }
+}
+
+function sameBytes(bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
 }
 
 function indexIn(list: readonly string[], value: string): number {

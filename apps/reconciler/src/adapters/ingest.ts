@@ -3,7 +3,7 @@
 import { decodeEvent, HEADERS } from '@clickstream/contracts';
 import type { InRecord, ScanWant } from '@clickstream/kafka-tx';
 import type { IngestRead } from '../core/reconcile-timed';
-import { NO_SEQ, seqFromHeader } from './../core/contents';
+import { NO_SEQ, seqFromHeader, type LayerRead } from './../core/contents';
 import type { TopicSource } from './kafka';
 
 /** What reading ingest times needs of each record. */
@@ -65,6 +65,32 @@ export function extractIngestTimes(
   const x = new IngestExtractor(runId, ends);
   for (const r of records) x.add(r);
   return x.finish();
+}
+
+/**
+ * The ingest times out of the events.valid layer's own read (its records decoded once, up to the
+ * same end offsets): seq -> the first ingest_time, in the layer's order (partition, then offset),
+ * as IngestExtractor keeps them. Undefined when that read holds no valid records to take them from.
+ */
+export function ingestTimesOfLayer(read: LayerRead | undefined): IngestRead | undefined {
+  if (read === undefined) return undefined;
+  if (!read.ok) return { ok: false, error: `events.valid could not be read: ${read.error}` };
+  const { seqs, records } = read.contents;
+  if (records?.kind !== 'valid') return undefined;
+  const times = new Map<number, number>();
+  let without = 0;
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i] as number;
+    const t = records.ingestTimes[i] as number;
+    if (Number.isNaN(t)) {
+      without++;
+      continue;
+    }
+    if (seq !== NO_SEQ && !times.has(seq)) times.set(seq, t);
+  }
+  const notes =
+    without > 0 ? [`${without} valid record(s) of this run without a decodable ingest_time`] : [];
+  return { ok: true, times, notes };
 }
 
 export async function readIngestTimes(

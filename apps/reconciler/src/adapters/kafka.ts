@@ -20,15 +20,6 @@ import {
 } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
 
-/** The union of two wants (tapIngestTimes reads for two visitors at once). */
-export function mergeWants(a: ScanWant, b: ScanWant): ScanWant {
-  return {
-    headers: [...new Set([...a.headers, ...b.headers])],
-    values: a.values || b.values,
-    keys: a.keys === true || b.keys === true,
-  };
-}
-
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
 export interface TopicSource {
   endOffsets(topic: string): Promise<Map<number, number>>;

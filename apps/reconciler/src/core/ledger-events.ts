@@ -5,7 +5,6 @@ import type { LedgerRow } from '@clickstream/contracts';
 export interface LedgerEvent {
   seq: number;
   runId: string;
-  eventId: string;
   eventType: string;
   sessionId: string;
   eventTime: number;
@@ -15,8 +14,11 @@ export interface LedgerEvent {
   sendTime: number;
 }
 
-/** Valid sends by seq (poison and rows without an event are left out). */
-export type LedgerEvents = ReadonlyMap<number, LedgerEvent>;
+/** Valid sends by seq (poison and rows without an event are left out); a Map will do. */
+export interface LedgerEvents {
+  readonly size: number;
+  get(seq: number): LedgerEvent | undefined;
+}
 
 /** For tests and small ledgers; the production reader is adapters/ledger-events.ts. */
 export function ledgerEventsOf(rows: Iterable<LedgerRow>): Map<number, LedgerEvent> {
@@ -27,7 +29,6 @@ export function ledgerEventsOf(rows: Iterable<LedgerRow>): Map<number, LedgerEve
     out.set(r.seq, {
       seq: r.seq,
       runId: r.run_id,
-      eventId: r.event_id,
       eventType: r.event_type,
       sessionId: r.session_id,
       eventTime: r.event_time,

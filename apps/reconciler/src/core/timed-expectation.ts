@@ -66,18 +66,29 @@ interface Counted {
   amountCents: number;
 }
 
-/** Copies of each distinct valid event, first send first: canonical seq -> seqs in send order. */
-function copiesByEvent(ledger: LedgerIndex): Map<number, number[]> {
-  const copies = new Map<number, number[]>();
+/**
+ * Copies of each distinct valid event, first send first, as linked lists over seqs (no array per
+ * event): `first[c]` is the first copy of canonical seq c (-1 when none), `next[s]` the copy after s.
+ */
+function copiesByEvent(ledger: LedgerIndex): { first: Int32Array; next: Int32Array } {
+  const first = new Int32Array(ledger.size).fill(-1);
+  const last = new Int32Array(ledger.size);
+  const next = new Int32Array(ledger.size).fill(-1);
   for (let seq = 0; seq < ledger.size; seq++) {
     if (ledger.known[seq] !== 1 || ledger.fate[seq] !== FATE.valid) continue;
     const c = ledger.canonical[seq] as number;
-    if (c < 0) continue;
-    const list = copies.get(c);
-    if (list === undefined) copies.set(c, [seq]);
-    else list.push(seq);
+    if (c < 0 || c >= ledger.size) continue;
+    if (first[c] === -1) first[c] = seq;
+    else next[last[c] as number] = seq;
+    last[c] = seq;
   }
-  return copies;
+  return { first, next };
+}
+
+function copiesOf(copies: { first: Int32Array; next: Int32Array }, c: number): number[] {
+  const out: number[] = [];
+  for (let s = copies.first[c] as number; s !== -1; s = copies.next[s] as number) out.push(s);
+  return out;
 }
 
 export function timedExpectation(input: TimedExpectationInput): TimedExpectation {
@@ -94,10 +105,23 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
     if (ledger.known[seq] === 1 && ledger.fate[seq] === FATE.poison)
       lateNeed[seq] = NEED.absentPoison;
   }
-  for (const [c, copies] of copiesByEvent(ledger)) {
+  const byEvent = copiesByEvent(ledger);
+  // Each distinct event in the order of its first copy (send order), as the ledger sent them.
+  const order: number[] = [];
+  for (let seq = 0; seq < ledger.size; seq++) {
+    const c = ledger.canonical[seq] as number;
+    if (c >= 0 && c < ledger.size && byEvent.first[c] === seq) order.push(c);
+  }
+  for (const c of order) {
     // The copy that survives deduplication is the first one sent that reached events.valid.
-    const survivor = copies.find((s) => ingest.has(s));
+    let survivor: number | undefined;
+    for (let s = byEvent.first[c] as number; s !== -1; s = byEvent.next[s] as number)
+      if (ingest.has(s)) {
+        survivor = s;
+        break;
+      }
     if (survivor === undefined) {
+      const copies = copiesOf(byEvent, c);
       const acked = copies.some((s) => ledger.delivery[s] === DELIVERY.acked);
       if (acked) unobserved.add({ seq: c });
       lateNeed[c] = acked ? NEED.atMostOnce : NEED.absentNeverSent;
