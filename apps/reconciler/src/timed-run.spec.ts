@@ -83,7 +83,9 @@ describe('ingestTimesOfLayer', () => {
     expect(ingest).toEqual({
       ok: true,
       times: new Map([[0, T0]]),
-      notes: ['1 valid record(s) of this run without a decodable ingest_time'],
+      notes: [
+        '1 valid record(s) of this run without ingest_time (undecodable, or none in the value)',
+      ],
     });
   });
 });
