@@ -1,6 +1,19 @@
 import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import { extractIngestTimes } from './ingest';
+import type { IngestRead } from '../core/reconcile-timed';
+import { ingestTimesOfLayer } from './ingest';
+import { extractRun } from './kafka';
+
+/** This run's valid records up to the end offsets, through the path the reconciler takes: the layer's read, then its ingest times. */
+function extractIngestTimes(
+  records: InRecord[],
+  runId: string,
+  ends: Map<number, number>,
+): IngestRead & { ok: true } {
+  const ingest = ingestTimesOfLayer(extractRun(records, { kind: 'valid', runId, ends }));
+  if (ingest?.ok !== true) throw new Error(`no ingest times: ${JSON.stringify(ingest)}`);
+  return ingest;
+}
 
 const T0 = 1_700_000_000_000;
 

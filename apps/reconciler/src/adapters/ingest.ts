@@ -3,10 +3,9 @@
  * seq, out of an events.valid layer read (adapters/kafka.ts decodes each value once, for both).
  */
 
-import type { InRecord } from '@clickstream/kafka-tx';
 import type { IngestRead } from '../core/reconcile-timed';
 import { NO_SEQ, type LayerContents, type LayerRead } from './../core/contents';
-import { extractRun, readKafkaLayer, type TopicSource } from './kafka';
+import { readKafkaLayer, type TopicSource } from './kafka';
 
 /** seq -> the first ingest_time, in the layer's order (partition, then offset); null when the contents hold no valid records. */
 function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | null {
@@ -41,16 +40,6 @@ export function ingestTimesOfLayer(read: LayerRead | undefined): IngestRead | un
   if (read === undefined) return undefined;
   if (!read.ok) return { ok: false, error: `events.valid could not be read: ${read.error}` };
   return ingestTimesOf(read.contents) ?? undefined;
-}
-
-/** This run's valid records reduced to seq -> ingest_time; pure, so it is unit-tested. */
-export function extractIngestTimes(
-  records: readonly InRecord[],
-  runId: string,
-  ends: ReadonlyMap<number, number>,
-): IngestRead & { ok: true } {
-  const read = extractRun(records, { kind: 'valid', runId, ends: new Map(ends) });
-  return ingestTimesOf(read.contents) as IngestRead & { ok: true };
 }
 
 /** Reads the ingest times when the events.valid layer itself is not reconciled. */
