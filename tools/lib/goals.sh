@@ -1,16 +1,12 @@
 # shellcheck shell=bash
 # results/bench/goals.json: the current figure of each goal of issue #16, written by the commands that measure them.
-# Sourced after tools/lib/common.sh.
+# Sourced after tools/lib/common.sh. The file has one writer, apps/experiment (`tools/experiment goal`), so its
+# keys (a closed list), format and date stamp are the same whichever command measured the figure.
 
-# Sets one key of results/bench/goals.json (issue #16's table): value, the command that measured it, the date.
+# Sets one key of results/bench/goals.json (issue #16's table): key, value, the command that measured it.
 goal_set() {
-  python3 - "$REPO_ROOT/results/bench/goals.json" "$1" "$2" "$3" <<'PY'
-import json, os, sys, datetime
-path, key, value, command = sys.argv[1:5]
-goals = json.load(open(path)) if os.path.exists(path) else {}
-goals[key] = {"value": float(value), "command": command,
-              "measured_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-json.dump(dict(sorted(goals.items())), open(path, "w"), indent=2)
-open(path, "a").write("\n")
-PY
+  local main="$REPO_ROOT/apps/experiment/dist/main.js"
+  [[ -f $main ]] || die "goal_set: apps/experiment is not built (npx nx run experiment:build); $1 = $2 not written"
+  node "$main" goal --key "$1" --value "$2" --measured-by "$3" --log-level warn \
+    || die "goal_set: $1 = $2 not written to results/bench/goals.json"
 }

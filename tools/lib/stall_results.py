@@ -1,5 +1,5 @@
 """Reads what tools/stall-experiment measures by: the pager's notifications around a freeze
-(results/pages/pages.jsonl) and, in `summary`, the stored runs, as the markdown table of
+(results/pages/pages.jsonl, the live file, and in `summary` also the archived pages-*.jsonl) and, in `summary`, the stored runs, as the markdown table of
 docs/MEASUREMENTS.md. Reads files only.
 
   stall_results.py find <pages.jsonl> <after_ms> firing|resolved <since_ms>
@@ -15,12 +15,19 @@ import re
 import sys
 
 
-def first_page(path, after, want, since):
+def lines_of(paths):
+    """The lines of each file in turn (the archive before the live file)."""
+    for path in paths:
+        with open(path) as f:
+            yield from f
+
+
+def first_page(paths, after, want, since):
     """The first notification after `after` (ms) with a firing page alert ("firing"), or
     ("resolved") the first one after `after` by which every page alert that fired since `since`
     (the freeze) has resolved again. Returns (received_ms, alert) or None."""
     active = {}
-    for line in open(path):
+    for line in lines_of(paths):
         try:
             p = json.loads(line)
         except ValueError:
@@ -93,7 +100,8 @@ def alert_name(alert):
 
 
 def summary(root, since_ms):
-    pages = os.path.join(root, "results/pages/pages.jsonl")
+    # The archive (pages-until-DATE.jsonl) sorts before the live pages.jsonl.
+    pages = sorted(glob.glob(os.path.join(root, "results/pages/*.jsonl")))
     runs = []
     for f in sorted(glob.glob(os.path.join(root, "results/experiments/stall/stall-*.json"))):
         r = json.load(open(f))
@@ -153,7 +161,7 @@ def parse_since(argv):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["find"] and len(sys.argv) == 6:
-        hit = first_page(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
+        hit = first_page([sys.argv[2]], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
         if hit:
             print(hit[0], hit[1]["alertname"])
     elif sys.argv[1:2] == ["summary"] and len(sys.argv) >= 3:

@@ -23,4 +23,29 @@ describe('parseCommand', () => {
       throw new Error('expected a ladder');
     expect(c.experiment).toMatchObject({ rungs: [100, 200], rungS: 20 });
   });
+  it('takes a goal with its key, value and command, and names what is wrong with one', () => {
+    const c = parseCommand(
+      ['goal', '--key', 'idle_cpu_share', '--value', '0.108', '--measured-by', 'bench 0 60'],
+      {},
+    );
+    if (c.help || c.command !== 'goal') throw new Error('expected a goal');
+    expect(c.goal).toEqual({ key: 'idle_cpu_share', value: 0.108, measuredBy: 'bench 0 60' });
+    const args = (key: string, value: string) => [
+      'goal',
+      '--key',
+      key,
+      '--value',
+      value,
+      '--measured-by',
+      'x',
+    ];
+    expect(() => parseCommand(args('idle_cpu', '1'), {})).toThrow(/--key.*one of sustained/);
+    expect(() => parseCommand(args('idle_cpu_share', 'nan'), {})).toThrow(/a finite number/);
+    expect(() => parseCommand(['goal', '--key', 'idle_cpu_share', '--value', '1'], {})).toThrow(
+      /--measured-by is required/,
+    );
+    expect(() => parseCommand(['goal', '--value', '1', '--measured-by', 'x'], {})).toThrow(
+      /--key is required/,
+    );
+  });
 });

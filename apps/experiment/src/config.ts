@@ -1,4 +1,4 @@
-/** Experiment harness configuration: the command (an experiment's name, or docs) and its flags, parsed once with zod. */
+/** Experiment harness configuration: the command (an experiment's name, docs or goal) and its flags, parsed once with zod. */
 
 import { z } from 'zod';
 import {
@@ -16,6 +16,7 @@ import {
   type Experiment,
 } from './catalogue';
 import { DEFAULT_DATABASE } from '@clickstream/warehouse';
+import { GOAL_KEYS, type GoalKey } from './docs/goals';
 
 export { ConfigError };
 
@@ -68,6 +69,20 @@ const ConfigSchema = z.object({
     ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
     'one of trace, debug, info, warn, error, fatal',
   ),
+  key: z.enum(GOAL_KEYS, `one of ${GOAL_KEYS.join(', ')}`).optional(),
+  value: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: 'a finite number' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  measuredBy: z.string().optional(),
 });
 export type Flags = z.infer<typeof ConfigSchema>;
 
@@ -130,16 +145,24 @@ const OPTIONS = {
     help: 'Kafka bootstrap servers of the stack (to find transaction coordinators)',
   },
   logLevel: { flag: '--log-level', env: 'LOG_LEVEL', default: 'info', help: 'pino level' },
+  key: {
+    flag: '--key',
+    help: `goal: which goal of results/bench/goals.json (${GOAL_KEYS.join(', ')})`,
+  },
+  value: { flag: '--value', help: "goal: the goal's measured figure" },
+  measuredBy: { flag: '--measured-by', help: 'goal: the command that measured it' },
 } as const satisfies OptionTable;
 
 function header(): string {
   return `Usage: tools/experiment <experiment> [options]
        tools/experiment docs [--results-dir DIR] [--docs-file FILE]
+       tools/experiment goal --key KEY --value N --measured-by COMMAND [--results-dir DIR]
 
 Runs a named failure experiment (or the load ladder) against the shared stack and pipeline: steady
 seeded load, the fault at a set time, recovery, a reconcile of every layer. Each run writes
 results/experiments/<name>/<utc>/{experiment.json,timeline.jsonl,reconcile.json}.
 \`docs\` regenerates the experiment section of docs/MEASUREMENTS.md and its SVG plots from results/.
+\`goal\` sets one goal's figure in results/bench/goals.json (the benchmark scripts call it).
 Needs: the stack (infra/local/stack.sh up), the pipeline (tools/pipeline up), apps built.
 
 Catalogue:
@@ -155,6 +178,12 @@ export function usage(): string {
 export type Command =
   | { help: true }
   | { help: false; command: 'docs'; flags: Flags }
+  | {
+      help: false;
+      command: 'goal';
+      goal: { key: GoalKey; value: number; measuredBy: string };
+      flags: Flags;
+    }
   | { help: false; command: 'run'; experiment: Experiment; flags: Flags };
 
 /** The catalogue entry with the flags' overrides, validated again (a --hold 0 on a stall is refused). */
@@ -200,10 +229,20 @@ export function parseCommand(
   if (parsed.help) return { help: true };
   const flags = parsed.config;
   if (first === 'docs') return { help: false, command: 'docs', flags };
+  if (first === 'goal') {
+    const { key, value, measuredBy } = flags;
+    if (key === undefined) throw new ConfigError('goal: --key is required');
+    if (value === undefined) throw new ConfigError('goal: --value is required');
+    if (measuredBy === undefined || measuredBy.trim() === '')
+      throw new ConfigError(
+        'goal: --measured-by is required (the command that measured the value)',
+      );
+    return { help: false, command: 'goal', goal: { key, value, measuredBy }, flags };
+  }
   const e = findExperiment(first);
   if (!e)
     throw new ConfigError(
-      `unknown experiment '${first}': expected docs or one of ${CATALOGUE.map((c) => c.name).join(', ')}`,
+      `unknown experiment '${first}': expected docs, goal or one of ${CATALOGUE.map((c) => c.name).join(', ')}`,
     );
   return { help: false, command: 'run', experiment: withOverrides(e, flags), flags };
 }

@@ -8,6 +8,7 @@ import { createWarehouse, readRunIngestTimes } from '@clickstream/warehouse';
 import { kafkaNetMismatch } from './catalogue';
 import { ConfigError, loadCommand, usage } from './config';
 import { generateDocs } from './docs/generate';
+import { writeGoal } from './docs/goals';
 import { stack } from './faults';
 import { runLadder } from './ladder';
 import { prometheusClient } from './prometheus';
@@ -55,6 +56,17 @@ async function main(): Promise<number> {
       { sections: r.sections, plots: r.plots.map((p) => path.relative(REPO_ROOT, p)) },
       'docs written',
     );
+    return EXIT.ok;
+  }
+  if (cmd.command === 'goal') {
+    const file = path.join(resultsDir, 'bench', 'goals.json');
+    const { key, value, measuredBy } = cmd.goal;
+    writeGoal(file, key, {
+      value,
+      command: measuredBy,
+      measured_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    });
+    logger.info({ key, value, file: path.relative(REPO_ROOT, file) }, 'goal written');
     return EXIT.ok;
   }
   const p = ports();

@@ -1,4 +1,4 @@
-import { pageFigure } from './pages';
+import { pageFigure, pagesWithin } from './pages';
 
 const note = (received_ms: number, status: string, alerts: [string, string, string?][]) =>
   JSON.stringify({
@@ -33,5 +33,20 @@ describe('pageFigure', () => {
     expect(
       pageFigure([note(3000, 'firing', [['A', 'firing', 'page']])], 1000, 2000, 2500).toPageMs,
     ).toBeNull();
+  });
+});
+
+describe('pagesWithin', () => {
+  it('keeps the lines received in (from, until], unchanged, and nothing from an empty file', () => {
+    const lines = [
+      note(1000, 'firing', [['Before', 'firing', 'page']]),
+      note(1001, 'firing', [['First', 'firing', 'page']]),
+      'not json',
+      '',
+      note(5000, 'resolved', [['Last', 'resolved', 'page']]),
+      note(5001, 'firing', [['After', 'firing', 'page']]),
+    ];
+    expect(pagesWithin(lines, 1000, 5000)).toEqual([lines[1], lines[4]]);
+    expect(pagesWithin([], 0, 9000)).toEqual([]);
   });
 });

@@ -28,6 +28,24 @@ function parse(lines: readonly string[]): Notification[] {
   return out.sort((a, b) => a.received_ms - b.received_ms);
 }
 
+/**
+ * The pager's lines received in (fromMs, untilMs], unchanged: what a run keeps beside its figures, since
+ * the pager's own file is the live stack's output (ignored by git) and outlives no machine.
+ */
+export function pagesWithin(lines: readonly string[], fromMs: number, untilMs: number): string[] {
+  return lines.filter((line) => {
+    if (!line.trim()) return false;
+    try {
+      const n = JSON.parse(line) as Partial<Notification>;
+      return (
+        typeof n.received_ms === 'number' && n.received_ms > fromMs && n.received_ms <= untilMs
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function pageFigure(
   lines: readonly string[],
   faultAtMs: number,

@@ -14,7 +14,7 @@ import {
   type RunFigures,
 } from './figures';
 import { readSends } from './ledger-sends';
-import { pageFigure } from './pages';
+import { pageFigure, pagesWithin } from './pages';
 import { ageByLayer, freshnessHistograms } from './prometheus';
 import { describeEnvironment } from './environment';
 
@@ -217,6 +217,11 @@ export async function runFaultExperiment(deps: RunDeps, s: RunSettings): Promise
   const pagesLines = fs.existsSync(deps.pagesFile)
     ? fs.readFileSync(deps.pagesFile, 'utf8').split('\n')
     : [];
+  const runPages = pagesWithin(pagesLines, loadStartMs, endMs);
+  fs.writeFileSync(
+    path.join(dir, 'pages.jsonl'),
+    runPages.length > 0 ? `${runPages.join('\n')}\n` : '',
+  );
   const f = fault as FaultRecord;
   const reconcileSummary: ReconcileSummary | null =
     rec.report === null

@@ -1,8 +1,22 @@
-/** The experiments' figures that are goals of issue #16, written to results/bench/goals.json by `tools/experiment docs`. */
+/**
+ * results/bench/goals.json, the current figure of each goal of issue #16: the one writer of that file
+ * (`tools/experiment docs` for the stall, `tools/experiment goal` for the bash benchmarks' figures).
+ */
 
 import * as fs from 'fs';
 import * as path from 'path';
 import type { RunDoc } from './markdown';
+
+/** The goals of issue #16, one key each (a closed list: a misspelt key is refused, not written). */
+export const GOAL_KEYS = [
+  'sustained_events_per_s',
+  'freshness_p99_s_at_1000',
+  'freshness_p99_s_at_6000',
+  'reconcile_2_7m_s',
+  'gatekeeper_stall_max_s',
+  'idle_cpu_share',
+] as const;
+export type GoalKey = (typeof GOAL_KEYS)[number];
 
 /** The issue's goal: the gatekeeper's stall after a coordinator kill, in every one of 5 runs. */
 export const STALL_RUNS = 5;
@@ -12,8 +26,8 @@ export interface Goal {
   value: number;
   command: string;
   measured_at: string;
-  /** What the value is taken over. */
-  runs: string[];
+  /** What the value is taken over, when it is taken over several runs. */
+  runs?: string[];
 }
 
 /**
@@ -39,8 +53,8 @@ export function gatekeeperStallGoal(runs: readonly RunDoc[]): Goal | null {
   };
 }
 
-/** Sets one key of goals.json, keeping the others (tools/lib/goals.sh writes the same file). */
-export function writeGoal(file: string, key: string, goal: Goal): void {
+/** Sets one key of goals.json, keeping the others, keys sorted. */
+export function writeGoal(file: string, key: GoalKey, goal: Goal): void {
   const goals = fs.existsSync(file)
     ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)
     : {};
