@@ -10,6 +10,7 @@ describe('probe config', () => {
   it('has defaults for the local stack', () => {
     const c = config([]);
     expect(c.intervalMs).toBe(5000);
+    expect(c.intervalJitter).toBe(0.5);
     expect(c.pollMs).toBe(1000);
     expect(c.sloThresholdMs).toBe(10000);
     expect(c.metricsPort).toBe(9401);
@@ -29,6 +30,7 @@ describe('probe config', () => {
   });
   it('names the key, the value and what was expected', () => {
     expect(() => config(['--interval-ms', 'soon'])).toThrow(/intervalMs="soon"/);
+    expect(() => config(['--interval-jitter', '1'])).toThrow(/intervalJitter="1".*0 to 0.9/);
     expect(() => config([], { PROBE_METRICS_PORT: '70000' })).toThrow(/metricsPort="70000"/);
     expect(() => config(['--run-id', 'a b'])).toThrow(/runId="a b"/);
   });

@@ -28,6 +28,10 @@ const ConfigSchema = z.object({
     ),
   topic: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name'),
   intervalMs: intIn(100, 60_000),
+  intervalJitter: z.coerce
+    .number({ error: 'a fraction from 0 to 0.9' })
+    .min(0, 'a fraction from 0 to 0.9')
+    .max(0.9, 'a fraction from 0 to 0.9'),
   pollMs: intIn(50, 60_000),
   sloThresholdMs: intIn(100, 600_000),
   forgetAfterMs: intIn(1_000, 86_400_000),
@@ -75,6 +79,12 @@ const OPTIONS = {
     env: 'PROBE_INTERVAL_MS',
     default: '5000',
     help: 'one probe event every this many ms',
+  },
+  intervalJitter: {
+    flag: '--interval-jitter',
+    env: 'PROBE_INTERVAL_JITTER',
+    default: '0.5',
+    help: 'each gap between sends is the interval times a uniform factor in [1 - j, 1 + j]: the mean stays the interval, and the sends do not lock in phase with a periodic stage such as the 5 s Flink checkpoint (0 = fixed gaps)',
   },
   pollMs: {
     flag: '--poll-ms',

@@ -100,6 +100,7 @@ async function main(): Promise<number> {
       tracker,
       metrics,
       clock: Date.now,
+      random: Math.random,
       sleep,
       signal: stop.signal,
     });

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import type { DeliveryReport, OutRecord } from '@clickstream/kafka-tx';
 import { createMetrics } from './metrics';
-import { run } from './run';
+import { nextGapMs, run } from './run';
 import { ProbeTracker } from './tracker';
 
 const T0 = 1_700_000_000_000;
@@ -80,7 +80,7 @@ describe('probe run loop (fake clock)', () => {
         signal.addEventListener('abort', done, { once: true });
       });
     const done = run({
-      config: { topic: 'clickstream.raw', intervalMs: 5_000, pollMs: 1_000 },
+      config: { topic: 'clickstream.raw', intervalMs: 5_000, intervalJitter: 0, pollMs: 1_000 },
       runId: 'probe-test',
       logger: quiet,
       frontDoors: [{ name: 'kafka', send: (r: OutRecord[]) => p.producer.send(r) }],
@@ -88,6 +88,7 @@ describe('probe run loop (fake clock)', () => {
       tracker,
       metrics,
       clock: Date.now,
+      random: Math.random,
       sleep,
       signal: stop.signal,
     });
@@ -163,7 +164,7 @@ describe('probe run loop (fake clock)', () => {
     });
     const stop = new AbortController();
     const done = run({
-      config: { topic: 'clickstream.raw', intervalMs: 5_000, pollMs: 1_000 },
+      config: { topic: 'clickstream.raw', intervalMs: 5_000, intervalJitter: 0, pollMs: 1_000 },
       runId: 'probe-test',
       logger: quiet,
       frontDoors: [door('kafka', true), door('http', false)],
@@ -171,6 +172,7 @@ describe('probe run loop (fake clock)', () => {
       tracker,
       metrics,
       clock: Date.now,
+      random: Math.random,
       sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
       signal: stop.signal,
     });
@@ -183,5 +185,24 @@ describe('probe run loop (fake clock)', () => {
       (await registry.getSingleMetric('probe_send_failures_total')?.get())?.values ?? [];
     expect(failures.find((v) => v.labels.front_door === 'http')?.value).toBe(2);
     expect(failures.find((v) => v.labels.front_door === 'kafka')).toBeUndefined();
+  });
+});
+
+describe('nextGapMs', () => {
+  const config = { intervalMs: 5_000, intervalJitter: 0.5 };
+  it('spans [1 - j, 1 + j] of the interval, centred on it', () => {
+    expect(nextGapMs(config, () => 0)).toBe(2_500);
+    expect(nextGapMs(config, () => 0.5)).toBe(5_000);
+    expect(nextGapMs(config, () => 0.999_999)).toBe(7_500);
+  });
+  it('is the interval itself without jitter', () => {
+    expect(nextGapMs({ intervalMs: 5_000, intervalJitter: 0 }, Math.random)).toBe(5_000);
+  });
+  it('keeps the mean gap at the interval (so the SLO sees one probe per interval on average)', () => {
+    let x = 0;
+    const evenly = () => (x++ % 1000) / 1000 + 0.0005;
+    let sum = 0;
+    for (let i = 0; i < 1000; i++) sum += nextGapMs(config, evenly);
+    expect(sum / 1000).toBeCloseTo(5_000, 0);
   });
 });

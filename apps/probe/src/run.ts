@@ -20,7 +20,7 @@ export interface Logger {
 }
 
 export interface ProbeDeps {
-  config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'pollMs'>;
+  config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'intervalJitter' | 'pollMs'>;
   runId: string;
   logger: Logger;
   /** The front doors, used in turn (probe seq modulo their number), each under its name. */
@@ -29,6 +29,8 @@ export interface ProbeDeps {
   tracker: ProbeTracker;
   metrics: Pick<ProbeMetrics, 'sent' | 'sendFailed' | 'watchFailed'>;
   clock: () => number;
+  /** Uniform in [0, 1): draws each send's jitter. */
+  random: () => number;
   /** Resolves after `ms`, or early when the signal aborts. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   signal: AbortSignal;
@@ -45,6 +47,19 @@ export async function run(deps: ProbeDeps): Promise<void> {
   const ranks = new WindowRanks();
   await Promise.all([sendLoop(deps, ranks), watchLoop(deps, ranks)]);
   deps.logger.info({ runId: deps.runId }, 'probe stopped');
+}
+
+/**
+ * The gap before the next send: the interval times a uniform factor in [1 - jitter, 1 + jitter].
+ * With fixed gaps of 5 s the probe's sends keep one phase against the clean job's 5 s checkpoint, so
+ * every sample waited about as long for it and the p99 was that phase's, not the pipeline's.
+ */
+export function nextGapMs(
+  config: Pick<ProbeConfig, 'intervalMs' | 'intervalJitter'>,
+  random: () => number,
+): number {
+  const factor = 1 + config.intervalJitter * (2 * random() - 1);
+  return Math.round(config.intervalMs * factor);
 }
 
 async function sendLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
@@ -81,7 +96,7 @@ async function sendLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
     );
     seq++;
     // Slots missed while the process itself was stopped are skipped, not sent in a burst.
-    next = Math.max(next + d.config.intervalMs, d.clock());
+    next = Math.max(next + nextGapMs(d.config, d.random), d.clock());
     await d.sleep(next - d.clock(), d.signal);
   }
 }
