@@ -4,6 +4,7 @@ import type {
   DeliveryReport as RdDeliveryReport,
   LibrdKafkaError,
 } from '@confluentinc/kafka-javascript';
+import { inCallOrder } from './call-order';
 import { describeError } from './errors';
 import { rateLimitedWarn } from './log';
 import { connectClient } from './rd-consumer';
@@ -69,11 +70,20 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
     return { report };
   }
 
+  // Idempotence keeps each partition's records in the order they were enqueued, so send() calls
+  // enqueue one after another: a caller that does not await one send before the next (the
+  // generator, when it is behind its schedule) otherwise interleaved their records, and a later
+  // copy of an event could land before the first one (docs/KAFKA.md, "Send order").
+  const enqueueInOrder = inCallOrder();
+
   return {
     async send(records: OutRecord[]): Promise<DeliveryReport[]> {
-      const reports: Promise<DeliveryReport>[] = [];
-      // Enqueue in order (idempotence keeps each partition's order); wait for all reports together.
-      for (const r of records) reports.push((await enqueue(r)).report);
+      const reports = await enqueueInOrder(async () => {
+        const out: Promise<DeliveryReport>[] = [];
+        for (const r of records) out.push((await enqueue(r)).report);
+        return out;
+      });
+      // The reports are awaited outside the turn: the next call enqueues while these are in flight.
       return Promise.all(reports);
     },
     flush(timeoutMs = 30000): Promise<void> {

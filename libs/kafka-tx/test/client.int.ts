@@ -73,6 +73,35 @@ describe('topics, producer, readTopic, offsets', () => {
     }
   });
 
+  it('keeps the call order of concurrent sends in a partition (a later batch never lands inside an earlier one)', async () => {
+    const t = uniqueName('client-call-order');
+    await createTopics(o, [{ topic: t, partitions: 1 }]);
+    try {
+      const p = await createIdempotentProducer(o);
+      try {
+        // Four batches handed over without awaiting each other, as the generator does when behind.
+        const batches = [0, 1, 2, 3].map((b) =>
+          Array.from({ length: 250 }, (_, i) => ({
+            topic: t,
+            partition: 0,
+            key: 'k',
+            value: Buffer.from(String(b * 250 + i)),
+          })),
+        );
+        const reports = await Promise.all(batches.map((b) => p.send(b)));
+        expect(reports.flat().every((r) => r.ok)).toBe(true);
+      } finally {
+        await p.close();
+      }
+      const recs = await readTopic({ ...o, topic: t });
+      expect(recs.map((r) => Number(r.value?.toString()))).toEqual(
+        Array.from({ length: 1000 }, (_, i) => i),
+      );
+    } finally {
+      await deleteTopics(o, [t]);
+    }
+  });
+
   it('reads a topic from the beginning to the end offsets, partition by partition, in offset order', async () => {
     expect(await seed(o, topic, 0, 600)).toBe(600);
     const ends = await endOffsets(o, topic);
