@@ -162,24 +162,30 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     List<Session> expired = new ArrayList<>();
     for (Session s : all) {
       long fin = finalAt(s);
-      if (watermark >= fin + settings.retentionMs) {
-        expired.add(s);
-        changed = true;
-        continue;
-      }
-      if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+      // The watermark can pass a session's finality and its retention in one step: after a long backlog, the next
+      // records of a partition (the probe's, say) carry an ingest time minutes ahead. Such a session is emitted final
+      // (if it changed or never was final) before its state goes; dropping it first lost its final row and, for a
+      // session whose first emit tick had not come yet, the session itself.
+      boolean expires = watermark >= fin + settings.retentionMs;
+      if (!expires && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
         // Not final yet: the timer chases the session's finality (registered again if already there: a no-op). Final:
         // from now on it waits for its retention timer (registered again on later firings: a no-op).
         ctx.timerService().registerEventTimeTimer(watermark < fin ? fin : fin + settings.retentionMs);
       }
       boolean isFinal = s.finalEmitted || watermark >= fin;
       // Emit tick: every changed session. Watermark timer: only sessions that became final (or changed once final).
-      boolean due = ctx.timeDomain() == TimeDomain.PROCESSING_TIME ? s.dirty : isFinal && (s.dirty || !s.finalEmitted);
+      boolean due = expires || ctx.timeDomain() == TimeDomain.EVENT_TIME
+          ? isFinal && (s.dirty || !s.finalEmitted)
+          : s.dirty;
       if (due) {
         s.version++;
         s.dirty = false;
         s.finalEmitted = isFinal;
         out.collect(row(ctx.getCurrentKey(), s, isFinal, false, now));
+        changed = true;
+      }
+      if (expires) {
+        expired.add(s);
         changed = true;
       }
     }

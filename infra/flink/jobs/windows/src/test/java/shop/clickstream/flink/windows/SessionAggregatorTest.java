@@ -177,6 +177,25 @@ class SessionAggregatorTest {
   }
 
   @Test
+  void aWatermarkThatPassesFinalityAndRetentionAtOnceStillEmitsTheFinalRows() throws Exception {
+    try (var h = harness(null)) {
+      // One session already emitted (not final) and grown since; one whose first emit tick has not come yet.
+      h.processElement(Events.rec(Events.view("a", 100_000)));
+      h.setProcessingTime(1_000);
+      assertEquals("[run-test|a|100000 end=100000 n=1 rev=0 v=1]", drain(h));
+      h.processElement(Events.rec(Events.view("a", 110_000)));
+      h.processElement(Events.rec(Events.view("b", 120_000)));
+      // A catch-up: the next watermark is past both sessions' finality plus the retention.
+      h.processWatermark(new Watermark(120_000 + GAP + L - 1 + RETENTION + 600_000));
+      assertEquals(
+          "[run-test|a|100000 end=110000 n=2 rev=0 v=2 final, run-test|b|120000 end=120000 n=1 rev=0 v=1 final]", drain(h));
+      assertEquals(0, h.numKeyedStateEntries());
+      h.setProcessingTime(2_000); // the pending emit tick finds nothing left to emit
+      assertEquals("[]", drain(h));
+    }
+  }
+
+  @Test
   void probeEventsAreExcluded() throws Exception {
     try (var h = harness(null)) {
       h.processElement(Events.rec(Events.event("probe-x", "s", "page_view", 100_000, 100_010, null)));
