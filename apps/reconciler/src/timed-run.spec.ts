@@ -2,6 +2,7 @@ import { encodeEvent, HEADERS, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import { ingestTimesOfLayer } from './adapters/ingest';
 import { readKafkaLayer, recordsTopicSource } from './adapters/kafka';
+import type { IngestRead } from './core/reconcile-timed';
 
 const T0 = 1_700_000_000_000;
 
@@ -33,6 +34,9 @@ function rec(seq: number, topic: string, offset = seq, ingestTime = T0 + seq): I
   };
 }
 
+/** The times as a Map (the reader keeps them in a typed array by seq). */
+const asMap = (r: IngestRead | undefined) => (r?.ok ? { ...r, times: new Map(r.times) } : r);
+
 describe('ingestTimesOfLayer', () => {
   it("takes the run's ingest times from the events.valid layer's own read: first per seq, up to its end offsets", async () => {
     // seq 1 written twice keeps its first ingest time; seq 4 lies past partition 0's end offset.
@@ -51,7 +55,7 @@ describe('ingestTimesOfLayer', () => {
         [1, 100],
       ]),
     });
-    expect(ingestTimesOfLayer(read)).toEqual({
+    expect(asMap(ingestTimesOfLayer(read))).toEqual({
       ok: true,
       times: new Map([
         [0, T0],
@@ -80,7 +84,7 @@ describe('ingestTimesOfLayer', () => {
       ends: new Map([[0, 10]]),
     });
     const ingest = ingestTimesOfLayer(read);
-    expect(ingest).toEqual({
+    expect(asMap(ingest)).toEqual({
       ok: true,
       times: new Map([[0, T0]]),
       notes: [

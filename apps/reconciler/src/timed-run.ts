@@ -2,11 +2,11 @@
 
 import type { LayerReport } from '@clickstream/contracts';
 import {
-  decodeSessionEmission,
-  decodeWindowEmission,
   readClickHouseSessions,
   readClickHouseWindows,
   readKafkaAggregates,
+  SESSION_EMISSIONS,
+  WINDOW_EMISSIONS,
 } from './adapters/aggregates';
 import { readClickHouseLayer, type SqlSource } from './adapters/clickhouse';
 import { readIngestTimes } from './adapters/ingest';
@@ -74,12 +74,12 @@ async function readLayer(
       return {
         layer,
         kind,
-        read: await readKafkaAggregates(source, deps.topics.windows, runId, decodeWindowEmission),
+        read: await readKafkaAggregates(source, deps.topics.windows, runId, WINDOW_EMISSIONS),
       };
     return {
       layer,
       kind,
-      read: await readKafkaAggregates(source, deps.topics.sessions, runId, decodeSessionEmission),
+      read: await readKafkaAggregates(source, deps.topics.sessions, runId, SESSION_EMISSIONS),
     };
   }
   const s = sql();

@@ -1,6 +1,6 @@
 import { encodeWindowAggregate, HEADERS, type WindowAggregate } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
-import { decodeWindowEmission, latestPerKey } from './aggregates';
+import { latestPerKey, WINDOW_EMISSIONS } from './aggregates';
 
 const T0 = 1_700_000_000_000;
 
@@ -38,7 +38,7 @@ const ends = new Map([[0, 100]]);
 
 describe('latestPerKey', () => {
   it('the empty topic holds no row', () => {
-    expect(latestPerKey([], 'r1', ends, decodeWindowEmission).rows).toEqual([]);
+    expect(latestPerKey([], 'r1', ends, WINDOW_EMISSIONS).rows.toObjects()).toEqual([]);
   });
 
   it('keeps the highest version per key whatever the order, and ignores other runs and records past the end offsets', () => {
@@ -51,9 +51,9 @@ describe('latestPerKey', () => {
       ],
       'r1',
       ends,
-      decodeWindowEmission,
+      WINDOW_EMISSIONS,
     );
-    expect(c.rows).toEqual([
+    expect(c.rows.toObjects()).toEqual([
       {
         key: `r1|${T0}|page_view`,
         values: {
@@ -80,14 +80,54 @@ describe('latestPerKey', () => {
       ],
       'r1',
       ends,
-      decodeWindowEmission,
+      WINDOW_EMISSIONS,
     );
     expect(c.conflicts).toEqual([{ key: `r1|${T0}|page_view`, version: 2 }]);
     expect(c.undecodable.count).toBe(1);
   });
 
   it('notes records whose Kafka key is not the key of their value', () => {
-    const c = latestPerKey([rec(0, win(), 'r1|0|page_view')], 'r1', ends, decodeWindowEmission);
+    const c = latestPerKey([rec(0, win(), 'r1|0|page_view')], 'r1', ends, WINDOW_EMISSIONS);
+    expect(c.notes.join()).toContain('1 record(s) whose Kafka key');
+  });
+});
+
+describe('LatestPerKey: conflicts keep the order a Map of them had', () => {
+  const other = (over: Partial<WindowAggregate>) => win({ event_type: 'click', ...over });
+
+  it('a conflict cleared by a newer version and raised again goes last', () => {
+    const c = latestPerKey(
+      [
+        rec(0, win({ version: 1 })),
+        rec(1, win({ version: 1, event_count: 9 })),
+        rec(2, other({ version: 1 })),
+        rec(3, other({ version: 1, is_final: true })),
+        rec(4, win({ version: 2 })),
+        rec(5, win({ version: 2, amount_cents_sum: 5 })),
+        rec(6, other({ version: 1, event_count: 7 })),
+      ],
+      'r1',
+      ends,
+      WINDOW_EMISSIONS,
+    );
+    expect(c.conflicts).toEqual([
+      { key: `r1|${T0}|click`, version: 1 },
+      { key: `r1|${T0}|page_view`, version: 2 },
+    ]);
+    expect(c.rows.toObjects().map((r) => [r.key, r.version])).toEqual([
+      [`r1|${T0}|page_view`, 2],
+      [`r1|${T0}|click`, 1],
+    ]);
+  });
+
+  it('an emission equal to the latest one is no conflict, and a record without a key has the wrong key', () => {
+    const c = latestPerKey(
+      [rec(0, win()), { ...rec(1, win()), key: null }],
+      'r1',
+      ends,
+      WINDOW_EMISSIONS,
+    );
+    expect(c.conflicts).toEqual([]);
     expect(c.notes.join()).toContain('1 record(s) whose Kafka key');
   });
 });

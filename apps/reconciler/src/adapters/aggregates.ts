@@ -3,81 +3,29 @@
  * latest version per key, and agg_windows / agg_sessions read with FINAL (by @clickstream/warehouse).
  */
 
-import {
-  decodeSessionAggregate,
-  decodeWindowAggregate,
-  sessionKey,
-  windowKey,
-  type AggregateDecodeResult,
-} from '@clickstream/contracts';
 import type { InRecord, ScanWant } from '@clickstream/kafka-tx';
-import {
-  readSessionRows,
-  readWindowRows,
-  type StoredSession,
-  type StoredWindow,
-} from '@clickstream/warehouse';
-import type { AggregateContents, AggregateRead, ObservedAggregate } from '../core/check-aggregate';
-import type { SessionValues, WindowValues } from '../core/timed-expectation';
+import { readSessionRows, readWindowRows } from '@clickstream/warehouse';
+import { AggregateKeys, isKeyOf } from '../core/aggregate-keys';
+import { AggregateRows } from '../core/aggregate-rows';
+import type { AggregateContents, AggregateRead } from '../core/check-aggregate';
 import type { SqlSource } from './clickhouse';
+import { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
 import { readNote, type TopicSource } from './kafka';
 
-interface Emission<V> extends ObservedAggregate<V> {
-  runId: string;
-}
+export { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
 
-type Decode<V> = (bytes: Buffer | null) => AggregateDecodeResult<Emission<V>>;
-
-function fromWindow(w: Omit<StoredWindow, never>): Emission<WindowValues> {
-  return {
-    runId: w.run_id,
-    key: windowKey(w),
-    values: {
-      window_end: w.window_end,
-      event_count: w.event_count,
-      amount_cents_sum: w.amount_cents_sum,
-      distinct_sessions: w.distinct_sessions,
-    },
-    version: w.version,
-    isFinal: w.is_final,
-    retracted: false,
-  };
-}
-
-function fromSession(s: StoredSession): Emission<SessionValues> {
-  return {
-    runId: s.run_id,
-    key: sessionKey(s),
-    values: {
-      session_end: s.session_end,
-      event_count: s.event_count,
-      revenue_cents: s.revenue_cents,
-      converted: s.converted,
-    },
-    version: s.version,
-    isFinal: s.is_final,
-    retracted: s.retracted,
-  };
-}
-
-export const decodeWindowEmission: Decode<WindowValues> = (bytes) => {
-  const d = decodeWindowAggregate(bytes);
-  return d.ok ? { ok: true, value: fromWindow(d.value) } : d;
-};
-
-export const decodeSessionEmission: Decode<SessionValues> = (bytes) => {
-  const d = decodeSessionAggregate(bytes);
-  return d.ok ? { ok: true, value: fromSession(d.value) } : d;
-};
-
-function sameValues(a: object, b: object): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** This run's emissions reduced, one at a time, to the latest version per key. */
-export class LatestPerKey<V> {
-  private readonly latest = new Map<string, Emission<V>>();
-  private readonly conflicts = new Map<string, number>();
+/**
+ * This run's emissions reduced, one at a time, to the latest version per key: rows by key id (ids
+ * in the order keys are first seen, as a Map's insertion order), no object or key string kept per
+ * emission.
+ */
+export class LatestPerKey<A> {
+  private readonly keys: AggregateKeys;
+  private readonly rows: AggregateRows;
+  /** Per row: when its conflict was recorded (-1: none), so conflicts keep the order a Map of them had. */
+  private readonly conflictAt: number[] = [];
+  private readonly conflictVersion: number[] = [];
+  private conflictClock = 0;
   private readonly undecodable: unknown[] = [];
   private bad = 0;
   private foreign = 0;
@@ -87,13 +35,17 @@ export class LatestPerKey<V> {
   constructor(
     private readonly runId: string,
     private readonly ends: ReadonlyMap<number, number>,
-    private readonly decode: Decode<V>,
-  ) {}
+    private readonly shape: EmissionShape<A>,
+  ) {
+    this.keys = new AggregateKeys(shape.kind);
+    this.rows = new AggregateRows(shape.kind);
+  }
 
   add(r: InRecord): void {
     const end = this.ends.get(r.partition);
     if (end === undefined || r.offset >= end) return;
-    const d = this.decode(r.value);
+    const shape = this.shape;
+    const d = shape.decode(r.value);
     if (!d.ok) {
       // Undecodable records cannot be told apart by run: those whose key names this run count here.
       if (r.key?.toString('utf8').startsWith(`${this.runId}|`) !== true) {
@@ -106,35 +58,47 @@ export class LatestPerKey<V> {
       return;
     }
     const e = d.value;
-    if (e.runId !== this.runId) {
+    if (shape.runId(e) !== this.runId) {
       this.foreign++;
       return;
     }
     this.emissions++;
-    if (r.key?.toString('utf8') !== e.key) this.wrongKey++;
-    const prev = this.latest.get(e.key);
-    if (prev === undefined || e.version > prev.version) {
-      this.latest.set(e.key, e);
-      this.conflicts.delete(e.key);
-    } else if (
-      e.version === prev.version &&
-      !(
-        sameValues(e.values as object, prev.values as object) &&
-        e.isFinal === prev.isFinal &&
-        e.retracted === prev.retracted
-      )
-    ) {
-      this.conflicts.set(e.key, e.version);
+    const text = shape.text(e);
+    const time = shape.time(e);
+    const key = r.key?.toString('utf8');
+    if (key === undefined || !isKeyOf(key, shape.kind, this.runId, text, time)) this.wrongKey++;
+    const id = this.keys.idOf(this.runId, text, time);
+    if (id === this.rows.length) {
+      this.rows.add(this.runId, text, time);
+      this.conflictAt.push(-1);
+      this.conflictVersion.push(0);
+      shape.write(this.rows, id, e);
+      return;
+    }
+    const version = shape.version(e);
+    const prev = this.rows.versions[id] as number;
+    if (version > prev) {
+      shape.write(this.rows, id, e);
+      this.conflictAt[id] = -1;
+    } else if (version === prev && !shape.same(this.rows, id, e)) {
+      if (this.conflictAt[id] === -1) this.conflictAt[id] = this.conflictClock++;
+      this.conflictVersion[id] = version;
     }
   }
 
-  finish(): AggregateContents<V> {
-    const notes = [`${this.emissions} emission(s) of this run, ${this.latest.size} key(s)`];
+  finish(): AggregateContents {
+    const notes = [`${this.emissions} emission(s) of this run, ${this.rows.length} key(s)`];
     if (this.wrongKey > 0)
       notes.push(`${this.wrongKey} record(s) whose Kafka key is not the key of their value`);
+    const conflicted: number[] = [];
+    for (let i = 0; i < this.rows.length; i++) if (this.conflictAt[i] !== -1) conflicted.push(i);
+    conflicted.sort((a, b) => (this.conflictAt[a] as number) - (this.conflictAt[b] as number));
     return {
-      rows: [...this.latest.values()].map(({ runId: _r, ...row }) => row),
-      conflicts: [...this.conflicts].map(([key, version]) => ({ key, version })),
+      rows: this.rows,
+      conflicts: conflicted.map((i) => ({
+        key: this.rows.keyOf(i),
+        version: this.conflictVersion[i] as number,
+      })),
       undecodable: { count: this.bad, examples: this.undecodable },
       foreign: this.foreign,
       notes,
@@ -144,13 +108,13 @@ export class LatestPerKey<V> {
 }
 
 /** This run's emissions reduced to the latest version per key (pure, unit-tested). */
-export function latestPerKey<V>(
+export function latestPerKey<A>(
   records: readonly InRecord[],
   runId: string,
   ends: ReadonlyMap<number, number>,
-  decode: Decode<V>,
-): AggregateContents<V> {
-  const x = new LatestPerKey(runId, ends, decode);
+  shape: EmissionShape<A>,
+): AggregateContents {
+  const x = new LatestPerKey(runId, ends, shape);
   for (const r of records) x.add(r);
   return x.finish();
 }
@@ -158,15 +122,15 @@ export function latestPerKey<V>(
 /** Aggregate emissions are read by key and value; no header is needed. */
 const AGGREGATE_WANT: ScanWant = { headers: [], values: true, keys: true };
 
-export async function readKafkaAggregates<V>(
+export async function readKafkaAggregates<A>(
   source: TopicSource,
   topic: string,
   runId: string,
-  decode: Decode<V>,
-): Promise<AggregateRead<V>> {
+  shape: EmissionShape<A>,
+): Promise<AggregateRead> {
   const started = Date.now();
   try {
-    const x = new LatestPerKey(runId, await source.endOffsets(topic), decode);
+    const x = new LatestPerKey(runId, await source.endOffsets(topic), shape);
     const records = await source.scan(topic, AGGREGATE_WANT, (r) => x.add(r));
     const contents = x.finish();
     contents.notes.unshift(readNote(topic, records, source));
@@ -181,23 +145,23 @@ export async function readKafkaAggregates<V>(
   }
 }
 
-async function readTable<V, S>(
+async function readTable<S>(
   read: () => Promise<{ table: string; rows: S[]; raw: number }>,
-  map: (row: S) => Emission<V>,
-): Promise<AggregateRead<V>> {
+  shape: EmissionShape<S>,
+): Promise<AggregateRead> {
   const started = Date.now();
   try {
     const r = await read();
     const notes = [
       `table ${r.table}: ${r.rows.length} row(s) with FINAL, ${r.raw} raw row(s) of this run`,
     ];
+    const rows = new AggregateRows(shape.kind);
+    for (const row of r.rows)
+      shape.write(rows, rows.add(shape.runId(row), shape.text(row), shape.time(row)), row);
     return {
       ok: true,
       contents: {
-        rows: r.rows.map((row) => {
-          const { runId: _r, ...rest } = map(row);
-          return rest;
-        }),
+        rows,
         conflicts: [],
         undecodable: { count: 0, examples: [] },
         foreign: 0,
@@ -214,16 +178,10 @@ async function readTable<V, S>(
   }
 }
 
-export function readClickHouseWindows(
-  sql: SqlSource,
-  runId: string,
-): Promise<AggregateRead<WindowValues>> {
-  return readTable(() => readWindowRows(sql, runId), fromWindow);
+export function readClickHouseWindows(sql: SqlSource, runId: string): Promise<AggregateRead> {
+  return readTable(() => readWindowRows(sql, runId), WINDOW_EMISSIONS);
 }
 
-export function readClickHouseSessions(
-  sql: SqlSource,
-  runId: string,
-): Promise<AggregateRead<SessionValues>> {
-  return readTable(() => readSessionRows(sql, runId), fromSession);
+export function readClickHouseSessions(sql: SqlSource, runId: string): Promise<AggregateRead> {
+  return readTable(() => readSessionRows(sql, runId), SESSION_EMISSIONS);
 }

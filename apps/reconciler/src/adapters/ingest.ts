@@ -4,6 +4,7 @@
  */
 
 import type { IngestRead } from '../core/reconcile-timed';
+import { denseSizeFor, SeqTimes } from '../core/seq-times';
 import { NO_SEQ, type LayerContents, type LayerRead } from './../core/contents';
 import { readKafkaLayer, type TopicSource } from './kafka';
 
@@ -11,7 +12,7 @@ import { readKafkaLayer, type TopicSource } from './kafka';
 function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | null {
   const { seqs, records } = contents;
   if (records?.kind !== 'valid') return null;
-  const times = new Map<number, number>();
+  const times = new SeqTimes(denseSizeFor(seqs));
   let without = 0;
   for (let i = 0; i < seqs.length; i++) {
     const seq = seqs[i] as number;
@@ -21,7 +22,7 @@ function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | n
       continue;
     }
     // A send written twice to events.valid keeps its first ingest time (the one the clean job saw first).
-    if (seq !== NO_SEQ && !times.has(seq)) times.set(seq, t);
+    if (seq !== NO_SEQ) times.setFirst(seq, t);
   }
   const notes =
     without > 0

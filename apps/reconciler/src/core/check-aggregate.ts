@@ -5,20 +5,14 @@
  */
 
 import type { LayerName, LayerReport } from '@clickstream/contracts';
+import type { AggregateKind } from './aggregate-keys';
+import { sameValuesAt, type AggregateRows } from './aggregate-rows';
 import { DEFAULT_EXAMPLES, EvidenceCollector } from './evidence';
+import type { ExpectedAggregates } from './expected-aggregates';
 
-/** One key's latest emission as a layer holds it. */
-export interface ObservedAggregate<V> {
-  key: string;
-  values: V;
-  version: number;
-  isFinal: boolean;
-  retracted: boolean;
-}
-
-export interface AggregateContents<V> {
+export interface AggregateContents {
   /** One row per key (latest version); a key twice is reported as duplicated. */
-  rows: ObservedAggregate<V>[];
+  rows: AggregateRows;
   /** Keys whose latest version was emitted twice with different values (Kafka only). */
   conflicts: { key: string; version: number }[];
   /** Records of this layer that do not decode (examples). */
@@ -29,13 +23,14 @@ export interface AggregateContents<V> {
   readMs: number;
 }
 
-export type AggregateRead<V> =
-  { ok: true; contents: AggregateContents<V> } | { ok: false; error: string; readMs: number };
+export type AggregateRead =
+  { ok: true; contents: AggregateContents } | { ok: false; error: string; readMs: number };
 
-export interface AggregateCheckInput<V> {
+export interface AggregateCheckInput<K extends AggregateKind> {
   layer: LayerName;
-  expected: ReadonlyMap<string, V>;
-  read: AggregateRead<V>;
+  /** Its key space is extended with the keys of the observed rows the ledger does not imply. */
+  expected: ExpectedAggregates<K>;
+  read: AggregateRead;
   /** Problems that make the verdict unknown whatever the layer holds (ledger problems, unobserved ingest times). */
   unknownBecause: string[];
   /** Definite problems found outside the layer that make it inexact (ingest time not the broker's). */
@@ -45,14 +40,21 @@ export interface AggregateCheckInput<V> {
 
 const EMPTY = { count: 0, examples: [] };
 
-function sameValues(a: unknown, b: unknown): boolean {
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+/** Each row's key id in the expectation's key space (a key the ledger does not imply gets a new id >= expected.size). */
+function idsOf(rows: AggregateRows, expected: ExpectedAggregates<AggregateKind>): Int32Array {
+  const ids = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++)
+    ids[i] = expected.space.idOf(
+      rows.runIds[i] as string,
+      rows.texts[i] as string,
+      rows.times[i] as number,
+    );
+  return ids;
 }
 
-export function checkAggregateLayer<V>(input: AggregateCheckInput<V>): LayerReport {
+export function checkAggregateLayer<K extends AggregateKind>(
+  input: AggregateCheckInput<K>,
+): LayerReport {
   const { layer, expected, read } = input;
   const limit = input.examples ?? DEFAULT_EXAMPLES;
   if (!read.ok) {
@@ -80,17 +82,23 @@ export function checkAggregateLayer<V>(input: AggregateCheckInput<V>): LayerRepo
   const differing = new EvidenceCollector(limit);
   const notFinal = new EvidenceCollector(limit);
   let retracted = 0;
-  const live = new Map<string, ObservedAggregate<V>>();
-  for (const row of c.rows) {
-    if (row.retracted) {
+  const rows = c.rows;
+  const ids = idsOf(rows, expected);
+  // The row that holds each key id (-1: none); `live` keeps the rows in read order.
+  const rowOf = new Int32Array(expected.space.size).fill(-1);
+  const live: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (rows.retracted[i] === true) {
       retracted++;
       continue;
     }
-    if (live.has(row.key)) {
-      duplicated.add({ key: row.key, why: 'key held twice' });
+    const id = ids[i] as number;
+    if (rowOf[id] !== -1) {
+      duplicated.add({ key: rows.keyOf(i), why: 'key held twice' });
       continue;
     }
-    live.set(row.key, row);
+    rowOf[id] = i;
+    live.push(i);
   }
   for (const conflict of c.conflicts)
     duplicated.add({ ...conflict, why: 'two emissions of the latest version differ' });
@@ -100,24 +108,30 @@ export function checkAggregateLayer<V>(input: AggregateCheckInput<V>): LayerRepo
       c.undecodable.count,
     );
   }
-  for (const row of live.values()) {
-    if (!row.isFinal) {
-      notFinal.add({ key: row.key, version: row.version });
+  for (const i of live) {
+    if (rows.finals[i] !== true) {
+      notFinal.addLazily(() => ({ key: rows.keyOf(i), version: rows.versions[i] }));
       continue;
     }
-    const want = expected.get(row.key);
-    if (want === undefined) {
-      unexpected.add({
-        key: row.key,
+    const id = ids[i] as number;
+    if (id >= expected.size) {
+      unexpected.addLazily(() => ({
+        key: rows.keyOf(i),
         why: 'final row the ledger does not imply',
-        observed: row.values,
-      });
-    } else if (!sameValues(want, row.values)) {
-      differing.add({ key: row.key, expected: want, observed: row.values });
+        observed: rows.valuesOf(i),
+      }));
+    } else if (!sameValuesAt(expected.values, id, rows.values, i)) {
+      differing.addLazily(() => ({
+        key: rows.keyOf(i),
+        expected: expected.valuesOf(id),
+        observed: rows.valuesOf(i),
+      }));
     }
   }
-  for (const [key, want] of expected) {
-    if (!live.has(key)) missing.add({ key, expected: want });
+  // Expected ids are 0..size-1 in the order the expectation found them.
+  for (let id = 0; id < expected.size; id++) {
+    if (rowOf[id] === -1)
+      missing.addLazily(() => ({ key: expected.space.keyOf(id), expected: expected.valuesOf(id) }));
   }
 
   const notes = [...input.unknownBecause, ...input.inexactBecause];
@@ -129,7 +143,7 @@ export function checkAggregateLayer<V>(input: AggregateCheckInput<V>): LayerRepo
   }
   notes.push(...c.notes);
 
-  const observed = live.size;
+  const observed = live.length;
   const anomalies = missing.count + duplicated.count + unexpected.count + differing.count;
   let verdict: LayerReport['verdict'] =
     anomalies > 0 || input.inexactBecause.length > 0 ? 'inexact' : 'exact';

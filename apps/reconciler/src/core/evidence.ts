@@ -16,6 +16,12 @@ export class EvidenceCollector {
     if (this.examples.length < this.limit) this.examples.push(example);
   }
 
+  /** As add, but builds the example only when it is kept (a layer can hold a million anomalies). */
+  addLazily(example: () => unknown, n = 1): void {
+    this.count += n;
+    if (this.examples.length < this.limit) this.examples.push(example());
+  }
+
   /** Takes in evidence an adapter condensed already (its count, its examples up to the limit). */
   addEvidence(e: Evidence): void {
     this.count += e.count;

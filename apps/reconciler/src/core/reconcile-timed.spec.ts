@@ -3,12 +3,15 @@ import {
   type LayerReport,
   type LedgerRow,
 } from '@clickstream/contracts';
-import type { AggregateRead, ObservedAggregate } from './check-aggregate';
+import { formatKey, type AggregateKind } from './aggregate-keys';
+import { AggregateRows, type ObservedAggregate, type ValuesOf } from './aggregate-rows';
+import type { AggregateRead } from './check-aggregate';
 import type { LayerRead } from './contents';
 import { indexLedger } from './ledger-index';
 import { ledgerEventsOf } from './ledger-events';
 import { resolvedByRaw } from './reconcile';
 import { reconcileTimed, type IngestRead, type TimedRead } from './reconcile-timed';
+import type { ExpectedAggregates } from './expected-aggregates';
 import { timedExpectation, type SessionValues, type WindowValues } from './timed-expectation';
 import { duplicateSend, poisonSend, RUN, validSend } from '../../test/ledger-rows';
 
@@ -52,13 +55,15 @@ function ingestOf(rows: LedgerRow[], skip: number[] = []): IngestRead {
   };
 }
 
-function rowsOf<V>(
-  expected: Map<string, V>,
-  over: Partial<ObservedAggregate<V>> = {},
-): ObservedAggregate<V>[] {
-  return [...expected].map(([key, values]) => ({
-    key,
-    values,
+function rowsOf<K extends AggregateKind>(
+  expected: ExpectedAggregates<K>,
+  over: Partial<ObservedAggregate<ValuesOf<K>>> = {},
+): ObservedAggregate<ValuesOf<K>>[] {
+  return Array.from({ length: expected.size }, (_, id) => ({
+    runId: expected.space.runIdOf(id),
+    text: expected.space.textOf(id),
+    time: expected.space.timeOf(id),
+    values: expected.valuesOf(id),
     version: 2,
     isFinal: true,
     retracted: false,
@@ -66,14 +71,18 @@ function rowsOf<V>(
   }));
 }
 
-function aggRead<V>(
+const keyOf = (kind: AggregateKind, r: ObservedAggregate<unknown>): string =>
+  formatKey(kind, r.runId, r.text, r.time);
+
+function aggRead<V extends WindowValues | SessionValues>(
+  kind: AggregateKind,
   rows: ObservedAggregate<V>[],
   extra: Partial<{ conflicts: { key: string; version: number }[] }> = {},
-): AggregateRead<V> {
+): AggregateRead {
   return {
     ok: true,
     contents: {
-      rows,
+      rows: AggregateRows.of(kind, rows),
       conflicts: extra.conflicts ?? [],
       undecodable: { count: 0, examples: [] },
       foreign: 0,
@@ -134,10 +143,18 @@ function perfect(rows: LedgerRow[]): TimedRead[] {
         late.map((s) => `e-${s}`),
       ),
     },
-    { layer: 'agg.windows', kind: 'windows', read: aggRead(rowsOf(e.windows)) },
-    { layer: 'clickhouse.agg_windows', kind: 'windows', read: aggRead(rowsOf(e.windows)) },
-    { layer: 'agg.sessions', kind: 'sessions', read: aggRead(rowsOf(e.sessions)) },
-    { layer: 'clickhouse.agg_sessions', kind: 'sessions', read: aggRead(rowsOf(e.sessions)) },
+    { layer: 'agg.windows', kind: 'windows', read: aggRead('windows', rowsOf(e.windows)) },
+    {
+      layer: 'clickhouse.agg_windows',
+      kind: 'windows',
+      read: aggRead('windows', rowsOf(e.windows)),
+    },
+    { layer: 'agg.sessions', kind: 'sessions', read: aggRead('sessions', rowsOf(e.sessions)) },
+    {
+      layer: 'clickhouse.agg_sessions',
+      kind: 'sessions',
+      read: aggRead('sessions', rowsOf(e.sessions)),
+    },
   ];
 }
 
@@ -251,7 +268,7 @@ describe('reconcileTimed: the empty case', () => {
 
   it('layers that hold nothing although rows are expected are unknown, never exact', () => {
     const reports = check(LEDGER, [
-      { layer: 'agg.windows', kind: 'windows', read: aggRead([]) },
+      { layer: 'agg.windows', kind: 'windows', read: aggRead('windows', []) },
       { layer: 'events.late', kind: 'late', read: lateRead([]) },
     ]);
     expect(verdicts(reports)).toEqual(['unknown', 'unknown']);
@@ -266,9 +283,11 @@ describe('reconcileTimed: every check can fail', () => {
   const windowsLayer = (
     rows: ObservedAggregate<WindowValues>[],
     conflicts: { key: string; version: number }[] = [],
-  ): TimedRead[] => [{ layer: 'agg.windows', kind: 'windows', read: aggRead(rows, { conflicts }) }];
+  ): TimedRead[] => [
+    { layer: 'agg.windows', kind: 'windows', read: aggRead('windows', rows, { conflicts }) },
+  ];
   const sessionsLayer = (rows: ObservedAggregate<SessionValues>[]): TimedRead[] => [
-    { layer: 'clickhouse.agg_sessions', kind: 'sessions', read: aggRead(rows) },
+    { layer: 'clickhouse.agg_sessions', kind: 'sessions', read: aggRead('sessions', rows) },
   ];
 
   it('a final row with another count differs: inexact, with key, expected and observed', () => {
@@ -282,7 +301,7 @@ describe('reconcileTimed: every check can fail', () => {
     expect(r?.verdict).toBe('inexact');
     expect(r?.differing).toEqual({
       count: 1,
-      examples: [{ key: first.key, expected: first.values, observed: bad.values }],
+      examples: [{ key: keyOf('windows', first), expected: first.values, observed: bad.values }],
     });
   });
 
@@ -296,7 +315,8 @@ describe('reconcileTimed: every check can fail', () => {
     const rows = rowsOf(expectation(LEDGER).windows);
     const extra = {
       ...(rows[0] as ObservedAggregate<WindowValues>),
-      key: `${RUN}|${T0 + 90_000}|page_view`,
+      time: T0 + 90_000,
+      text: 'page_view',
     };
     const [r] = check(LEDGER, windowsLayer([...rows, extra]));
     expect([r?.verdict, r?.unexpected.count]).toEqual(['inexact', 1]);
@@ -304,7 +324,12 @@ describe('reconcileTimed: every check can fail', () => {
 
   it('two differing emissions of the latest version are duplicated: inexact', () => {
     const rows = rowsOf(expectation(LEDGER).windows);
-    const [r] = check(LEDGER, windowsLayer(rows, [{ key: rows[0]?.key as string, version: 2 }]));
+    const [r] = check(
+      LEDGER,
+      windowsLayer(rows, [
+        { key: keyOf('windows', rows[0] as ObservedAggregate<WindowValues>), version: 2 },
+      ]),
+    );
     expect([r?.verdict, r?.duplicated.count]).toEqual(['inexact', 1]);
   });
 
@@ -341,7 +366,9 @@ describe('reconcileTimed: every check can fail', () => {
     ];
     const merged = rowsOf(expectation(rows).sessions);
     const stale: ObservedAggregate<SessionValues> = {
-      key: `${RUN}|x|${T0 + 31_000}`,
+      runId: RUN,
+      text: 'x',
+      time: T0 + 31_000,
       values: { session_end: T0 + 31_000, event_count: 1, revenue_cents: 0, converted: false },
       version: 1,
       isFinal: true,

@@ -6,22 +6,17 @@ import { checkLayer } from './check-layer';
 import type { LayerRead } from './contents';
 import type { LedgerIndex } from './ledger-index';
 import type { LedgerEvents } from './ledger-events';
-import {
-  timedExpectation,
-  type SessionValues,
-  type TimedExpectation,
-  type WindowValues,
-} from './timed-expectation';
+import { timedExpectation, type IngestTimes, type TimedExpectation } from './timed-expectation';
 import type { TimedLayer } from './timed-layers';
 
 /** Each event's ingest_time as observed in events.valid, by seq. */
 export type IngestRead =
-  { ok: true; times: ReadonlyMap<number, number>; notes: string[] } | { ok: false; error: string };
+  { ok: true; times: IngestTimes; notes: string[] } | { ok: false; error: string };
 
 export type TimedRead =
   | { layer: TimedLayer; kind: 'late'; read: LayerRead }
-  | { layer: TimedLayer; kind: 'windows'; read: AggregateRead<WindowValues> }
-  | { layer: TimedLayer; kind: 'sessions'; read: AggregateRead<SessionValues> };
+  | { layer: TimedLayer; kind: 'windows'; read: AggregateRead }
+  | { layer: TimedLayer; kind: 'sessions'; read: AggregateRead };
 
 export interface TimedReconcileInput {
   ledger: LedgerIndex;

@@ -7,37 +7,29 @@
 import {
   isProbeRun,
   SESSION_GAP_MS,
-  sessionKey,
   timeliness,
   WINDOW_SIZE_MS,
-  windowKey,
   windowStartOf,
   type Evidence,
 } from '@clickstream/contracts';
+import type { SessionValues, WindowValues } from './aggregate-rows';
 import { DEFAULT_EXAMPLES, EvidenceCollector } from './evidence';
+import { ExpectedAggregates } from './expected-aggregates';
 import { NEED } from './expectation';
 import { DELIVERY, FATE, type LedgerIndex } from './ledger-index';
 import type { LedgerEvent, LedgerEvents } from './ledger-events';
 
-export interface WindowValues {
-  window_end: number;
-  event_count: number;
-  amount_cents_sum: number;
-  distinct_sessions: number;
-}
+export type { SessionValues, WindowValues };
 
-export interface SessionValues {
-  session_end: number;
-  event_count: number;
-  revenue_cents: number;
-  converted: boolean;
-}
+/** An event's observed ingest_time by seq (a Map will do; the reader gives core/seq-times.ts). */
+export type IngestTimes = Pick<ReadonlyMap<number, number>, 'has' | 'get' | 'size'> &
+  Iterable<[number, number]>;
 
 export interface TimedExpectationInput {
   ledger: LedgerIndex;
   events: LedgerEvents;
   /** Observed ingest_time by seq, read from events.valid. */
-  ingest: ReadonlyMap<number, number>;
+  ingest: IngestTimes;
   latenessMs: number;
   /** Largest allowed |ingest_time - send_time|: beyond it the broker did not stamp the send. */
   ingestBoundMs: number;
@@ -45,8 +37,8 @@ export interface TimedExpectationInput {
 }
 
 export interface TimedExpectation {
-  windows: Map<string, WindowValues>;
-  sessions: Map<string, SessionValues>;
+  windows: ExpectedAggregates<'windows'>;
+  sessions: ExpectedAggregates<'sessions'>;
   /** NEED per seq for the late layers (keyed by the first send, as for the clean layers). */
   lateNeed: Uint8Array;
   onTime: number;
@@ -59,11 +51,35 @@ export interface TimedExpectation {
   incomplete: Evidence;
 }
 
-interface Counted {
-  sessionId: string;
-  eventType: string;
-  eventTime: number;
-  amountCents: number;
+/**
+ * The on-time events that count in windows and sessions, as columns (millions of them lived through
+ * both expectations as objects). Sessions are interned: `session[i]` indexes `sessionIds`, which
+ * lists them in the order they first appear.
+ */
+export class Counted {
+  readonly eventTypes: string[] = [];
+  readonly eventTimes: number[] = [];
+  readonly amounts: number[] = [];
+  readonly sessions: number[] = [];
+  readonly sessionIds: string[] = [];
+  private readonly sessionCodes = new Map<string, number>();
+
+  get length(): number {
+    return this.eventTimes.length;
+  }
+
+  push(sessionId: string, eventType: string, eventTime: number, amountCents: number): void {
+    let code = this.sessionCodes.get(sessionId);
+    if (code === undefined) {
+      code = this.sessionIds.length;
+      this.sessionIds.push(sessionId);
+      this.sessionCodes.set(sessionId, code);
+    }
+    this.sessions.push(code);
+    this.eventTypes.push(eventType);
+    this.eventTimes.push(eventTime);
+    this.amounts.push(amountCents);
+  }
 }
 
 /**
@@ -98,7 +114,7 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
   const unobserved = new EvidenceCollector(limit);
   const mismatch = new EvidenceCollector(limit);
   const incomplete = new EvidenceCollector(limit);
-  const counted: Counted[] = [];
+  const counted = new Counted();
   let onTime = 0;
   let late = 0;
   for (let seq = 0; seq < ledger.size; seq++) {
@@ -146,12 +162,7 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
     lateNeed[c] = NEED.absentOnTime;
     onTime++;
     if (!isProbeRun(ev.runId)) {
-      counted.push({
-        sessionId: ev.sessionId,
-        eventType: ev.eventType,
-        eventTime: ev.eventTime,
-        amountCents: ev.amountCents ?? 0,
-      });
+      counted.push(ev.sessionId, ev.eventType, ev.eventTime, ev.amountCents ?? 0);
     }
   }
   const runId = ledger.runId ?? '';
@@ -167,71 +178,105 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
   };
 }
 
-/** 10 s tumbling windows per event type: count, sum of amount_cents (null = 0), distinct sessions. */
-export function expectedWindows(
-  runId: string,
-  events: readonly Counted[],
-): Map<string, WindowValues> {
-  const acc = new Map<string, { v: WindowValues; sessions: Set<string> }>();
-  for (const e of events) {
-    const start = windowStartOf(e.eventTime);
-    const key = windowKey({ run_id: runId, window_start: start, event_type: e.eventType });
-    let a = acc.get(key);
-    if (a === undefined) {
-      a = {
-        v: {
-          window_end: start + WINDOW_SIZE_MS,
-          event_count: 0,
-          amount_cents_sum: 0,
-          distinct_sessions: 0,
-        },
-        sessions: new Set(),
-      };
-      acc.set(key, a);
-    }
-    a.v.event_count++;
-    a.v.amount_cents_sum += e.amountCents;
-    a.sessions.add(e.sessionId);
+/**
+ * Indexes 0..n-1 grouped by `groupOf[i]` (0..groups-1), groups in ascending order and each in
+ * index order (a counting sort: stable, no object per group). `starts[g]` is where group g begins.
+ */
+export function groupIndexes(
+  groupOf: ArrayLike<number>,
+  groups: number,
+): { order: Int32Array; starts: Int32Array } {
+  const starts = new Int32Array(groups + 1);
+  for (let i = 0; i < groupOf.length; i++) {
+    const g = (groupOf[i] as number) + 1;
+    starts[g] = (starts[g] as number) + 1;
   }
-  const out = new Map<string, WindowValues>();
-  for (const [key, a] of acc) out.set(key, { ...a.v, distinct_sessions: a.sessions.size });
+  for (let g = 0; g < groups; g++)
+    starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+  const fill = starts.slice(0, groups);
+  const order = new Int32Array(groupOf.length);
+  for (let i = 0; i < groupOf.length; i++) {
+    const g = groupOf[i] as number;
+    const at = fill[g] as number;
+    order[at] = i;
+    fill[g] = at + 1;
+  }
+  return { order, starts };
+}
+
+/** 10 s tumbling windows per event type: count, sum of amount_cents (null = 0), distinct sessions. */
+export function expectedWindows(runId: string, events: Counted): ExpectedAggregates<'windows'> {
+  const out = new ExpectedAggregates('windows');
+  const [ends, counts, sums, distinct] = out.values;
+  const windowOf = new Int32Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const start = windowStartOf(events.eventTimes[i] as number);
+    const id = out.add(runId, events.eventTypes[i] as string, start);
+    if (counts[id] === 0) ends[id] = start + WINDOW_SIZE_MS;
+    counts[id] = (counts[id] as number) + 1;
+    sums[id] = (sums[id] as number) + (events.amounts[i] as number);
+    windowOf[i] = id;
+  }
+  // Distinct sessions: each window's events together, a session counted when first met in it.
+  const { order, starts } = groupIndexes(windowOf, out.size);
+  const seenIn = new Int32Array(events.sessionIds.length).fill(-1);
+  for (let w = 0; w < out.size; w++) {
+    for (let k = starts[w] as number; k < (starts[w + 1] as number); k++) {
+      const session = events.sessions[order[k] as number] as number;
+      if (seenIn[session] !== w) {
+        seenIn[session] = w;
+        distinct[w] = (distinct[w] as number) + 1;
+      }
+    }
+  }
   return out;
 }
 
-/** Per session_id, sorted by event_time: a new session when the gap to the previous event is >= 30 s. */
-export function expectedSessions(
-  runId: string,
-  events: readonly Counted[],
-): Map<string, SessionValues> {
-  const bySession = new Map<string, Counted[]>();
-  for (const e of events) {
-    const list = bySession.get(e.sessionId);
-    if (list === undefined) bySession.set(e.sessionId, [e]);
-    else list.push(e);
+/** Sorts order[from..to) by event time, keeping equal times in index order. */
+function sortByTime(order: Int32Array, from: number, to: number, times: number[]): void {
+  if (to - from > 32) {
+    // Array.prototype.sort is stable; a long session is rare enough for an array.
+    const part = Array.from(order.subarray(from, to)).sort(
+      (a, b) => (times[a] as number) - (times[b] as number),
+    );
+    order.set(part, from);
+    return;
   }
-  const out = new Map<string, SessionValues>();
-  for (const [sessionId, list] of bySession) {
-    list.sort((a, b) => a.eventTime - b.eventTime);
-    let start = 0;
-    let v: SessionValues | null = null;
+  for (let i = from + 1; i < to; i++) {
+    const x = order[i] as number;
+    const t = times[x] as number;
+    let j = i - 1;
+    for (; j >= from && (times[order[j] as number] as number) > t; j--)
+      order[j + 1] = order[j] as number;
+    order[j + 1] = x;
+  }
+}
+
+/** Per session_id, sorted by event_time: a new session when the gap to the previous event is >= 30 s. */
+export function expectedSessions(runId: string, events: Counted): ExpectedAggregates<'sessions'> {
+  const out = new ExpectedAggregates('sessions');
+  const [ends, counts, revenue, converted] = out.values;
+  const { order, starts } = groupIndexes(events.sessions, events.sessionIds.length);
+  const times = events.eventTimes;
+  for (let g = 0; g < events.sessionIds.length; g++) {
+    const sessionId = events.sessionIds[g] as string;
+    const from = starts[g] as number;
+    const to = starts[g + 1] as number;
+    sortByTime(order, from, to, times);
+    let id = -1;
     let prev = 0;
-    for (const e of list) {
-      if (v === null || e.eventTime - prev >= SESSION_GAP_MS) {
-        if (v !== null)
-          out.set(sessionKey({ run_id: runId, session_id: sessionId, session_start: start }), v);
-        start = e.eventTime;
-        v = { session_end: e.eventTime, event_count: 0, revenue_cents: 0, converted: false };
+    for (let k = from; k < to; k++) {
+      const i = order[k] as number;
+      const t = times[i] as number;
+      if (id === -1 || t - prev >= SESSION_GAP_MS) id = out.add(runId, sessionId, t);
+      ends[id] = t;
+      counts[id] = (counts[id] as number) + 1;
+      if (events.eventTypes[i] === 'payment_succeeded') {
+        revenue[id] = (revenue[id] as number) + (events.amounts[i] as number);
+        converted[id] = 1;
       }
-      v.session_end = e.eventTime;
-      v.event_count++;
-      if (e.eventType === 'payment_succeeded') {
-        v.revenue_cents += e.amountCents;
-        v.converted = true;
-      }
-      prev = e.eventTime;
+      prev = t;
     }
-    if (v !== null)
-      out.set(sessionKey({ run_id: runId, session_id: sessionId, session_start: start }), v);
   }
   return out;
 }
