@@ -51,8 +51,8 @@ export async function run(deps: ProbeDeps): Promise<void> {
 
 /**
  * The gap before the next send: the interval times a uniform factor in [1 - jitter, 1 + jitter].
- * With fixed gaps of 5 s the probe's sends keep one phase against the clean job's 5 s checkpoint, so
- * every sample waited about as long for it and the p99 was that phase's, not the pipeline's.
+ * With fixed 5 s gaps the sends could keep one phase against the clean job's 5 s checkpoint, and a
+ * minute's samples would then all wait about as long for it; jittered, they spread over its cycle.
  */
 export function nextGapMs(
   config: Pick<ProbeConfig, 'intervalMs' | 'intervalJitter'>,
