@@ -35,7 +35,17 @@ function rec(seq: number, topic: string, offset = seq, ingestTime = T0 + seq): I
 }
 
 /** The times as a Map (the reader keeps them in a typed array by seq). */
-const asMap = (r: IngestRead | undefined) => (r?.ok ? { ...r, times: new Map(r.times) } : r);
+const asMap = (r: IngestRead | undefined) =>
+  r?.ok
+    ? {
+        ...r,
+        times: new Map(r.times),
+        positions: r.positions && {
+          partition: new Map(r.positions.partition as Iterable<[number, number]>),
+          rank: new Map(r.positions.rank as Iterable<[number, number]>),
+        },
+      }
+    : r;
 
 describe('ingestTimesOfLayer', () => {
   it("takes the run's ingest times from the events.valid layer's own read: first per seq, up to its end offsets", async () => {
@@ -61,6 +71,16 @@ describe('ingestTimesOfLayer', () => {
         [0, T0],
         [1, T0 + 1],
       ]),
+      positions: {
+        partition: new Map([
+          [0, 0],
+          [1, 1],
+        ]),
+        rank: new Map([
+          [0, 0],
+          [1, 1],
+        ]),
+      },
       notes: [],
     });
   });
@@ -87,6 +107,7 @@ describe('ingestTimesOfLayer', () => {
     expect(asMap(ingest)).toEqual({
       ok: true,
       times: new Map([[0, T0]]),
+      positions: { partition: new Map([[0, 0]]), rank: new Map([[0, 0]]) },
       notes: [
         '1 valid record(s) of this run without ingest_time (undecodable, or none in the value)',
       ],

@@ -65,4 +65,14 @@ describe('extractIngestTimes', () => {
     expect([...read.times]).toEqual([[0, T0 + 5]]);
     expect(read.notes.join()).toContain('without ingest_time');
   });
+
+  it("keeps each send's place in the layer (partition, rank in the layer's order) beside its time", () => {
+    const read = extractIngestTimes(
+      [rec(5, 0, T0 + 9), rec(4, 1, T0 + 8), rec(5, 2, T0 + 99)],
+      'r1',
+      new Map([[1, 10]]),
+    );
+    expect([4, 5].map((seq) => read.positions?.partition.get(seq))).toEqual([1, 1]);
+    expect([4, 5].map((seq) => read.positions?.rank.get(seq))).toEqual([1, 0]);
+  });
 });

@@ -13,6 +13,10 @@ function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | n
   const { seqs, records } = contents;
   if (records?.kind !== 'valid') return null;
   const times = new SeqTimes(denseSizeFor(seqs));
+  // Where each seq stands (partition, rank in the layer's order): the clean job keeps the copy of an
+  // event it reads first, which is not always the first one sent (docs/RECONCILER.md, "Lateness").
+  const partition = new SeqTimes(denseSizeFor(seqs));
+  const rank = new SeqTimes(denseSizeFor(seqs));
   let without = 0;
   for (let i = 0; i < seqs.length; i++) {
     const seq = seqs[i] as number;
@@ -22,7 +26,10 @@ function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | n
       continue;
     }
     // A send written twice to events.valid keeps its first ingest time (the one the clean job saw first).
-    if (seq !== NO_SEQ) times.setFirst(seq, t);
+    if (seq !== NO_SEQ && times.setFirst(seq, t)) {
+      partition.setFirst(seq, records.partitions[i] as number);
+      rank.setFirst(seq, i);
+    }
   }
   const notes =
     without > 0
@@ -30,7 +37,7 @@ function ingestTimesOf(contents: LayerContents): (IngestRead & { ok: true }) | n
           `${without} valid record(s) of this run without ingest_time (undecodable, or none in the value)`,
         ]
       : [];
-  return { ok: true, times, notes };
+  return { ok: true, times, positions: { partition, rank }, notes };
 }
 
 /**

@@ -257,6 +257,89 @@ describe('timedExpectation', () => {
   });
 });
 
+describe('timedExpectation: which copy of a duplicated event survives', () => {
+  // seq 0 sent first but written second (send order lost by the producer); seq 1, its copy, sent
+  // 3 s later and written first: ingest 3 s apart, on either side of the lateness bound.
+  const original = send(0, T0, { session_id: 's', send_time: T0 + L - 7 + 1 }); // ingest T0 + L + 1: late
+  const copy = duplicateSend(1, 0, { session_id: 's', event_time: T0, send_time: T0 + 1000 - 7 }); // ingest T0 + 1 s: on time
+  const rows = [original, copy];
+  const ingest = ingestOf(rows);
+  const at = (entries: [number, number][]) => new Map(entries);
+  const run = (positions?: { partition: Map<number, number>; rank: Map<number, number> }) =>
+    timedExpectation({
+      ledger: indexLedger(rows),
+      events: ledgerEventsOf(rows),
+      ingest: ingest.ok ? ingest.times : new Map(),
+      positions,
+      latenessMs: L,
+      ingestBoundMs: 60_000,
+    });
+
+  it('without positions, the first copy sent', () => {
+    expect({ late: run().late, onTime: run().onTime }).toEqual({ late: 1, onTime: 0 });
+  });
+
+  it('with positions, the copy first in its partition of events.valid (what the clean job keeps)', () => {
+    const e = run({
+      partition: at([
+        [0, 2],
+        [1, 2],
+      ]),
+      rank: at([
+        [0, 7],
+        [1, 3],
+      ]),
+    });
+    expect({ late: e.late, onTime: e.onTime, windows: e.windows.size }).toEqual({
+      late: 0,
+      onTime: 1,
+      windows: 1,
+    });
+    expect(e.ambiguous.count).toBe(0);
+  });
+
+  it('copies in different partitions on both sides of the bound: ambiguous, never counted either way', () => {
+    const e = run({
+      partition: at([
+        [0, 1],
+        [1, 4],
+      ]),
+      rank: at([
+        [0, 2],
+        [1, 9],
+      ]),
+    });
+    expect({ late: e.late, onTime: e.onTime, ambiguous: e.ambiguous.count }).toEqual({
+      late: 0,
+      onTime: 0,
+      ambiguous: 1,
+    });
+    const reports = reconcileTimed({
+      ledger: indexLedger(rows),
+      events: ledgerEventsOf(rows),
+      ingest: {
+        ...(ingest as IngestRead & { ok: true }),
+        positions: {
+          partition: at([
+            [0, 1],
+            [1, 4],
+          ]),
+          rank: at([
+            [0, 2],
+            [1, 9],
+          ]),
+        },
+      },
+      latenessMs: L,
+      ingestBoundMs: 60_000,
+      ledgerProblems: [],
+      layers: [{ layer: 'events.late', kind: 'late', read: lateRead([]) }],
+    });
+    expect(reports[0]?.verdict).toBe('unknown');
+    expect(reports[0]?.notes.join(' ')).toMatch(/different partitions of events.valid/);
+  });
+});
+
 describe('reconcileTimed: the empty case', () => {
   it('an empty ledger with empty layers is exact at every timed layer', () => {
     expect(verdicts(check([], perfect([])))).toEqual(Array(6).fill('exact'));

@@ -6,12 +6,18 @@ import { checkLayer } from './check-layer';
 import type { LayerRead } from './contents';
 import type { LedgerIndex } from './ledger-index';
 import type { LedgerEvents } from './ledger-events';
-import { timedExpectation, type IngestTimes, type TimedExpectation } from './timed-expectation';
+import {
+  timedExpectation,
+  type IngestTimes,
+  type TimedExpectation,
+  type ValidPositions,
+} from './timed-expectation';
 import type { TimedLayer } from './timed-layers';
 
 /** Each event's ingest_time as observed in events.valid, by seq. */
 export type IngestRead =
-  { ok: true; times: IngestTimes; notes: string[] } | { ok: false; error: string };
+  | { ok: true; times: IngestTimes; positions?: ValidPositions; notes: string[] }
+  | { ok: false; error: string };
 
 export type TimedRead =
   | { layer: TimedLayer; kind: 'late'; read: LayerRead }
@@ -46,6 +52,10 @@ function doubts(
     unknown.push(
       `${exp.unobserved.count} acknowledged event(s) not (yet) in events.valid, so their ingest_time is unknown, e.g. ${sample(exp.unobserved.examples)}`,
     );
+  if (exp.ambiguous.count > 0)
+    unknown.push(
+      `${exp.ambiguous.count} event(s) with copies in different partitions of events.valid on both sides of the lateness bound (which copy the clean job kept depends on read order), e.g. ${sample(exp.ambiguous.examples)}`,
+    );
   if (exp.incomplete.count > 0)
     unknown.push(
       `${exp.incomplete.count} valid ledger row(s) without the event fields the rule needs, e.g. ${sample(exp.incomplete.examples)}`,
@@ -64,6 +74,7 @@ export function reconcileTimed(input: TimedReconcileInput): LayerReport[] {
     ledger: input.ledger,
     events: input.events,
     ingest: input.ingest.ok ? input.ingest.times : new Map(),
+    positions: input.ingest.ok ? input.ingest.positions : undefined,
     latenessMs: input.latenessMs,
     ingestBoundMs: input.ingestBoundMs,
     examples: input.examples,

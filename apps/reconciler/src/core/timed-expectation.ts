@@ -25,11 +25,23 @@ export type { SessionValues, WindowValues };
 export type IngestTimes = Pick<ReadonlyMap<number, number>, 'has' | 'get' | 'size'> &
   Iterable<[number, number]>;
 
+/** Where each seq's record stands in events.valid: its partition, and its rank in the layer's order (partition, then offset). */
+export interface ValidPositions {
+  partition: Pick<ReadonlyMap<number, number>, 'get'>;
+  rank: Pick<ReadonlyMap<number, number>, 'get'>;
+}
+
 export interface TimedExpectationInput {
   ledger: LedgerIndex;
   events: LedgerEvents;
   /** Observed ingest_time by seq, read from events.valid. */
   ingest: IngestTimes;
+  /**
+   * Where each copy stands in events.valid. The clean job keeps the copy it reads first, which in one
+   * partition is the one with the lower offset, whatever the send order. Without it the survivor is
+   * the first copy sent (a producer that keeps send order puts them in that order).
+   */
+  positions?: ValidPositions;
   latenessMs: number;
   /** Largest allowed |ingest_time - send_time|: beyond it the broker did not stamp the send. */
   ingestBoundMs: number;
@@ -49,6 +61,12 @@ export interface TimedExpectation {
   ingestMismatch: Evidence;
   /** Valid ledger rows without the fields the rule needs (a ledger problem). */
   incomplete: Evidence;
+  /**
+   * Events whose copies sit in different partitions of events.valid and fall on different sides of
+   * the lateness bound: which one the clean job kept depends on read order, so the split cannot be
+   * known (unknown).
+   */
+  ambiguous: Evidence;
 }
 
 /**
@@ -114,6 +132,7 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
   const unobserved = new EvidenceCollector(limit);
   const mismatch = new EvidenceCollector(limit);
   const incomplete = new EvidenceCollector(limit);
+  const ambiguous = new EvidenceCollector(limit);
   const counted = new Counted();
   let onTime = 0;
   let late = 0;
@@ -129,13 +148,7 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
     if (c >= 0 && c < ledger.size && byEvent.first[c] === seq) order.push(c);
   }
   for (const c of order) {
-    // The copy that survives deduplication is the first one sent that reached events.valid.
-    let survivor: number | undefined;
-    for (let s = byEvent.first[c] as number; s !== -1; s = byEvent.next[s] as number)
-      if (ingest.has(s)) {
-        survivor = s;
-        break;
-      }
+    const survivor = survivorOf(byEvent, c, ingest, input.positions);
     if (survivor === undefined) {
       const copies = copiesOf(byEvent, c);
       const acked = copies.some((s) => ledger.delivery[s] === DELIVERY.acked);
@@ -147,6 +160,15 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
     const ev: LedgerEvent | undefined = events.get(survivor) ?? events.get(c);
     if (ev === undefined) {
       incomplete.add({ seq: survivor });
+      lateNeed[c] = NEED.atMostOnce;
+      continue;
+    }
+    if (
+      input.positions &&
+      byEvent.next[byEvent.first[c] as number] !== -1 &&
+      splitAcrossPartitions(byEvent, c, ingest, input.positions, ev.eventTime, input.latenessMs)
+    ) {
+      ambiguous.add({ seq: c });
       lateNeed[c] = NEED.atMostOnce;
       continue;
     }
@@ -175,7 +197,54 @@ export function timedExpectation(input: TimedExpectationInput): TimedExpectation
     unobserved: unobserved.toEvidence(),
     ingestMismatch: mismatch.toEvidence(),
     incomplete: incomplete.toEvidence(),
+    ambiguous: ambiguous.toEvidence(),
   };
+}
+
+type Copies = { first: Int32Array; next: Int32Array };
+
+/**
+ * The copy that survives deduplication: of the copies that reached events.valid, the first in the
+ * layer's order (lowest partition rank), or without positions the first one sent.
+ */
+function survivorOf(
+  byEvent: Copies,
+  c: number,
+  ingest: IngestTimes,
+  positions: ValidPositions | undefined,
+): number | undefined {
+  let survivor: number | undefined;
+  let best = Infinity;
+  for (let s = byEvent.first[c] as number; s !== -1; s = byEvent.next[s] as number) {
+    if (!ingest.has(s)) continue;
+    if (positions === undefined) return s;
+    const rank = positions.rank.get(s) ?? Infinity;
+    if (survivor === undefined || rank < best) [survivor, best] = [s, rank];
+  }
+  return survivor;
+}
+
+/** True when the observed copies of event c span partitions and disagree on timeliness. */
+function splitAcrossPartitions(
+  byEvent: Copies,
+  c: number,
+  ingest: IngestTimes,
+  positions: ValidPositions,
+  eventTime: number,
+  latenessMs: number,
+): boolean {
+  let partition: number | undefined;
+  let spread = false;
+  let kinds = 0; // bit 1: a copy on time, bit 2: a copy late
+  for (let s = byEvent.first[c] as number; s !== -1; s = byEvent.next[s] as number) {
+    const t = ingest.get(s);
+    if (t === undefined) continue;
+    const p = positions.partition.get(s);
+    if (partition === undefined) partition = p;
+    else if (p !== partition) spread = true;
+    kinds |= timeliness(eventTime, t, latenessMs) === 'late' ? 2 : 1;
+  }
+  return spread && kinds === 3;
 }
 
 /**
