@@ -41,8 +41,8 @@ const asMap = (r: IngestRead | undefined) =>
         ...r,
         times: new Map(r.times),
         positions: r.positions && {
-          partition: new Map(r.positions.partition as Iterable<[number, number]>),
-          rank: new Map(r.positions.rank as Iterable<[number, number]>),
+          partition: new Map(r.positions.partition),
+          rank: new Map(r.positions.rank),
         },
       }
     : r;

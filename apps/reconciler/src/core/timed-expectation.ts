@@ -27,8 +27,8 @@ export type IngestTimes = Pick<ReadonlyMap<number, number>, 'has' | 'get' | 'siz
 
 /** Where each seq's record stands in events.valid: its partition, and its rank in the layer's order (partition, then offset). */
 export interface ValidPositions {
-  partition: Pick<ReadonlyMap<number, number>, 'get'>;
-  rank: Pick<ReadonlyMap<number, number>, 'get'>;
+  partition: Pick<ReadonlyMap<number, number>, 'get'> & Iterable<[number, number]>;
+  rank: Pick<ReadonlyMap<number, number>, 'get'> & Iterable<[number, number]>;
 }
 
 export interface TimedExpectationInput {
