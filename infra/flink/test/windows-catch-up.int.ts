@@ -5,15 +5,13 @@
  * (docs/FLINK.md, "A watermark that jumps past finality and retention at once").
  */
 
-import { cancelJob, produce, waitFor } from './harness';
+import { cancelJob, produce } from './harness';
 import {
-  allExact,
-  check,
   createWindowsTopics,
   dropWindowsRun,
   freshWindowsRun,
   submitWindows,
-  summary,
+  untilExact,
 } from './windows-run';
 import { generate, maxTime, newScenario, probes } from './windows-scenario';
 
@@ -38,16 +36,6 @@ test('a watermark that jumps past finality and a 10 s retention at once: every s
   await produce(generate(s, base, 40, 'a').records);
   await produce(probes(s, probeRun, maxTime(s) + 20 * 60_000));
   await submitWindows(run, ['--state-retention-ms', '10000']);
-  const e = await waitFor(
-    'exact after the jump',
-    () => check(run, s, probeRun),
-    allExact,
-    180000,
-    3000,
-  ).catch(async () => {
-    throw new Error(
-      `not exact: ${JSON.stringify(summary(await check(run, s, probeRun)), null, 1)}`,
-    );
-  });
+  const e = await untilExact(run, s, probeRun, 'exact after the jump');
   expect(e.sessions.observed).toBeGreaterThan(0);
 });

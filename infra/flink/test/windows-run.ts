@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
 import { createTopics, deleteTopics } from '@clickstream/kafka-tx';
-import { PARTITIONS, clusterOptions, readAll, repoRoot, retry } from './harness';
+import { PARTITIONS, clusterOptions, readAll, repoRoot, retry, waitFor } from './harness';
 import {
   brief,
   compareLate,
@@ -125,6 +125,21 @@ export async function check(
 
 export function allExact(e: WindowsEvidence): boolean {
   return isExact(e.late) && isExact(e.windows) && isExact(e.sessions);
+}
+
+/** Waits (up to 180 s) until every output matches the oracle; otherwise fails with what still differs. */
+export async function untilExact(
+  r: WindowsRun,
+  s: Scenario,
+  probeRun: string,
+  what: string,
+): Promise<WindowsEvidence> {
+  try {
+    return await waitFor(what, () => check(r, s, probeRun), allExact, 180000, 3000);
+  } catch {
+    const last = await check(r, s, probeRun);
+    throw new Error(`${what}: not exact: ${JSON.stringify(summary(last), null, 1)}`);
+  }
 }
 
 export function summary(e: WindowsEvidence): object {

@@ -5,16 +5,14 @@
  * excluded from aggregates but routed late when late.
  */
 
-import { cancelJob, produce, sleep, waitFor } from './harness';
+import { cancelJob, produce, sleep } from './harness';
 import {
   allExact,
-  check,
   createWindowsTopics,
   dropWindowsRun,
   freshWindowsRun,
   submitWindows,
-  summary,
-  type WindowsEvidence,
+  untilExact,
 } from './windows-run';
 import { bridges, generate, maxTime, newScenario, probes } from './windows-scenario';
 
@@ -30,15 +28,6 @@ afterAll(async () => {
   await dropWindowsRun(run);
 });
 
-async function untilExact(what: string, s: Parameters<typeof check>[1]): Promise<WindowsEvidence> {
-  try {
-    return await waitFor(what, () => check(run, s, probeRun), allExact, 180000, 3000);
-  } catch {
-    const last = await check(run, s, probeRun);
-    throw new Error(`${what}: not exact: ${JSON.stringify(summary(last), null, 1)}`);
-  }
-}
-
 test('windows, sessions and late stay exact through reads behind the watermark and a 60 s stop', async () => {
   const s = newScenario(run.clean, `run-${run.id}`, 20261130);
   const base = Math.floor(Date.now() / 10_000) * 10_000 - 3_600_000;
@@ -48,14 +37,14 @@ test('windows, sessions and late stay exact through reads behind the watermark a
   const p1 = generate(s, base, 40, 'a');
   await produce(p1.records);
   await produce(probes(s, probeRun, maxTime(s) + 60_000));
-  const e1 = await untilExact('phase 1 exact', s);
+  const e1 = await untilExact(run, s, probeRun, 'phase 1 exact');
   expect(e1.late.observed).toBeGreaterThan(0);
 
   // Phase 2: on-time events far behind the watermark (after their windows and sessions are final): counted, never late;
   // each bridges two final sessions, so the later key must be retracted.
   await produce(bridges(s, p1.plans));
   await produce(probes(s, probeRun, maxTime(s) + 60_000));
-  const e2 = await untilExact('phase 2 (bridges after finality) exact', s);
+  const e2 = await untilExact(run, s, probeRun, 'phase 2 (bridges after finality) exact');
   expect(e2.sessions.retracted).toBeGreaterThan(0);
 
   // Phase 3: stop the job; meanwhile partitions 0-2 receive a minute of newer data; resume from the checkpoint after
@@ -72,7 +61,12 @@ test('windows, sessions and late stay exact through reads behind the watermark a
   await produce(behind.records);
   await produce(bridges(s, ahead.plans, () => 4));
   await produce(probes(s, probeRun, maxTime(s) + 60_000));
-  const e3 = await untilExact('phase 3 (stop, resume, partitions read out of order) exact', s);
+  const e3 = await untilExact(
+    run,
+    s,
+    probeRun,
+    'phase 3 (stop, resume, partitions read out of order) exact',
+  );
 
   expect(allExact(e3)).toBe(true);
   process.stderr.write(
