@@ -34,7 +34,7 @@ export interface Goal {
  * `gatekeeper_stall_max_s`: the longest gatekeeper pause (seconds) over the newest STALL_RUNS finished
  * coordinator-kill runs that have the figure; null when none has it.
  */
-export function gatekeeperStallGoal(runs: readonly RunDoc[]): Goal | null {
+export function gatekeeperStallGoal(runs: readonly RunDoc[]): (Goal & { runs: string[] }) | null {
   const measured = runs
     .filter(
       (r) =>
