@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   ConfigError,
+  finiteNumber,
   hostPortList,
   parseOptions,
   usage as formatUsage,
@@ -70,18 +71,7 @@ const ConfigSchema = z.object({
     'one of trace, debug, info, warn, error, fatal',
   ),
   key: z.enum(GOAL_KEYS, `one of ${GOAL_KEYS.join(', ')}`).optional(),
-  value: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const n = Number(v);
-      if (!Number.isFinite(n)) {
-        ctx.addIssue({ code: 'custom', message: 'a finite number' });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  value: finiteNumber.optional(),
   measuredBy: z.string().optional(),
 });
 export type Flags = z.infer<typeof ConfigSchema>;

@@ -5,6 +5,7 @@ import { TOPICS } from '@clickstream/contracts';
 import { DEFAULT_DATABASE } from '@clickstream/warehouse';
 import {
   ConfigError,
+  numberIn,
   parseOptions,
   usage as formatUsage,
   type OptionTable,
@@ -28,10 +29,7 @@ const ConfigSchema = z.object({
     ),
   topic: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'a Kafka topic name'),
   intervalMs: intIn(100, 60_000),
-  intervalJitter: z.coerce
-    .number({ error: 'a fraction from 0 to 0.9' })
-    .min(0, 'a fraction from 0 to 0.9')
-    .max(0.9, 'a fraction from 0 to 0.9'),
+  intervalJitter: numberIn(0, 0.9),
   pollMs: intIn(50, 60_000),
   sloThresholdMs: intIn(100, 600_000),
   forgetAfterMs: intIn(1_000, 86_400_000),

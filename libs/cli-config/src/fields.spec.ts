@@ -1,9 +1,30 @@
-import { existingDirectory, hostPortList, identifier, intIn, logLevel, topicName } from './fields';
+import {
+  existingDirectory,
+  finiteNumber,
+  hostPortList,
+  identifier,
+  intIn,
+  logLevel,
+  numberIn,
+  topicName,
+} from './fields';
 
 const issue = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? null : (r.error?.issues[0]?.message ?? '?');
 
 describe('shared fields', () => {
+  it('numberIn takes fractions in range from text, and names the range otherwise', () => {
+    expect(numberIn(0, 0.9).parse('0.5')).toBe(0.5);
+    for (const bad of ['-0.1', '0.91', 'x', 'Infinity', '']) {
+      expect(issue(numberIn(0, 0.9).safeParse(bad))).toBe('a number from 0 to 0.9');
+    }
+  });
+  it('finiteNumber takes any finite number from text', () => {
+    expect(finiteNumber.parse('-2.5')).toBe(-2.5);
+    for (const bad of ['x', 'NaN', 'Infinity', ' ']) {
+      expect(issue(finiteNumber.safeParse(bad))).toBe('a finite number');
+    }
+  });
   it('intIn takes integers in range from text, and names the range otherwise', () => {
     expect(intIn(1, 10).parse('7')).toBe(7);
     for (const bad of ['0', '11', '1.5', 'x', 'Infinity', '']) {

@@ -1,4 +1,4 @@
-/** The option values every app shares (Kafka bootstrap lists, topic names, integer ranges, log levels, directories), each with one wording of what was expected. */
+/** The option values every app shares (Kafka bootstrap lists, topic names, integer and number ranges, log levels, directories), each with one wording of what was expected. */
 
 import { statSync } from 'node:fs';
 import { z } from 'zod';
@@ -18,6 +18,24 @@ function finite(expected: string) {
 export function intIn(min: number, max: number) {
   const expected = `an integer from ${min} to ${max}`;
   return finite(expected).pipe(z.number().int(expected).min(min, expected).max(max, expected));
+}
+
+/** A number from non-blank text (blank text would coerce to 0 and pass a range that holds 0). */
+function finiteText(expected: string) {
+  return z
+    .string({ error: expected })
+    .refine((t) => t.trim() !== '', expected)
+    .transform(Number)
+    .refine(Number.isFinite, expected);
+}
+
+/** Any finite number, given as text; every failure reads "a finite number". */
+export const finiteNumber = finiteText('a finite number');
+
+/** A number (fractions allowed) from min to max (inclusive), given as text; every failure reads "a number from <min> to <max>". */
+export function numberIn(min: number, max: number) {
+  const expected = `a number from ${min} to ${max}`;
+  return finiteText(expected).pipe(z.number().min(min, expected).max(max, expected));
 }
 
 const HOST_PORT = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;

@@ -16,6 +16,8 @@ export {
   LOG_LEVELS,
   logLevel,
   intIn,
+  numberIn,
+  finiteNumber,
   hostPortList,
   topicName,
   identifier,
