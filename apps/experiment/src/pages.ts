@@ -14,16 +14,22 @@ interface Notification {
   alerts: { alertname: string; status: string; severity?: string }[];
 }
 
+/** One pager line, or null for a blank, cut (a concurrent append) or foreign one: skipped, not fatal. */
+function parseLine(line: string): Notification | null {
+  if (!line.trim()) return null;
+  try {
+    const n = JSON.parse(line) as Notification;
+    return typeof n.received_ms === 'number' && Array.isArray(n.alerts) ? n : null;
+  } catch {
+    return null;
+  }
+}
+
 function parse(lines: readonly string[]): Notification[] {
   const out: Notification[] = [];
   for (const line of lines) {
-    if (!line.trim()) continue;
-    try {
-      const n = JSON.parse(line) as Notification;
-      if (typeof n.received_ms === 'number' && Array.isArray(n.alerts)) out.push(n);
-    } catch {
-      // A line cut by a concurrent append is skipped, not fatal.
-    }
+    const n = parseLine(line);
+    if (n) out.push(n);
   }
   return out.sort((a, b) => a.received_ms - b.received_ms);
 }
@@ -34,15 +40,8 @@ function parse(lines: readonly string[]): Notification[] {
  */
 export function pagesWithin(lines: readonly string[], fromMs: number, untilMs: number): string[] {
   return lines.filter((line) => {
-    if (!line.trim()) return false;
-    try {
-      const n = JSON.parse(line) as Partial<Notification>;
-      return (
-        typeof n.received_ms === 'number' && n.received_ms > fromMs && n.received_ms <= untilMs
-      );
-    } catch {
-      return false;
-    }
+    const n = parseLine(line);
+    return n !== null && n.received_ms > fromMs && n.received_ms <= untilMs;
   });
 }
 

@@ -5,27 +5,12 @@
  * (docs/FLINK.md, "A watermark that jumps past finality and retention at once").
  */
 
-import { cancelJob, produce } from './harness';
-import {
-  createWindowsTopics,
-  dropWindowsRun,
-  freshWindowsRun,
-  submitWindows,
-  untilExact,
-} from './windows-run';
+import { produce } from './harness';
+import { submitWindows, untilExact, windowsRunForFile } from './windows-run';
 import { generate, maxTime, newScenario, probes } from './windows-scenario';
 
-const run = freshWindowsRun('catchup');
+const run = windowsRunForFile('catchup');
 const probeRun = `probe-${run.id}`;
-
-beforeAll(async () => {
-  await createWindowsTopics(run);
-});
-
-afterAll(async () => {
-  await cancelJob(run.jobName).catch(() => undefined);
-  await dropWindowsRun(run);
-});
 
 test('a watermark that jumps past finality and a 10 s retention at once: every session and window final, exact', async () => {
   const s = newScenario(run.clean, `run-${run.id}`, 20261204);

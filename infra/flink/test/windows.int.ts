@@ -6,27 +6,11 @@
  */
 
 import { cancelJob, produce, sleep } from './harness';
-import {
-  allExact,
-  createWindowsTopics,
-  dropWindowsRun,
-  freshWindowsRun,
-  submitWindows,
-  untilExact,
-} from './windows-run';
+import { allExact, submitWindows, untilExact, windowsRunForFile } from './windows-run';
 import { bridges, generate, maxTime, newScenario, probes } from './windows-scenario';
 
-const run = freshWindowsRun('win');
+const run = windowsRunForFile('win');
 const probeRun = `probe-${run.id}`;
-
-beforeAll(async () => {
-  await createWindowsTopics(run);
-});
-
-afterAll(async () => {
-  await cancelJob(run.jobName).catch(() => undefined);
-  await dropWindowsRun(run);
-});
 
 test('windows, sessions and late stay exact through reads behind the watermark and a 60 s stop', async () => {
   const s = newScenario(run.clean, `run-${run.id}`, 20261130);
