@@ -15,6 +15,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -28,7 +29,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 /**
  * Entry point of the Flink job "clean": events.valid (read_committed) -> dedup on event_id -> events.clean through
  * the two-phase-commit Kafka sink, and -> an Iceberg table that commits one snapshot per checkpoint. Both sinks
- * commit on checkpoint completion, so the two outputs hold the same events exactly once.
+ * commit on checkpoint completion, so the two outputs hold the same events exactly once. The table's old snapshots are
+ * expired by {@link IcebergSnapshotExpiry}.
  */
 public final class CleanJob {
   private CleanJob() {}
@@ -54,7 +56,7 @@ public final class CleanJob {
     String warehouse = new File(c.warehouse.replaceFirst("^file:(//)?", "")).getAbsolutePath();
     CatalogLoader catalog = IcebergEvents.catalogLoader(warehouse);
     TableIdentifier table = IcebergEvents.identifier(c.icebergNamespace, c.icebergTable);
-    IcebergEvents.ensureTable(catalog, table, c.parquetCodec);
+    IcebergEvents.ensureTable(catalog, table, c.parquetCodec, c.icebergSnapshotMaxAgeMs, c.icebergSnapshotsRetained);
     DataStream<RowData> rows = clean
         .map(new IcebergEvents.ToRow(), FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(IcebergEvents.SCHEMA)))
         .uid("iceberg-rows")
@@ -65,6 +67,16 @@ public final class CleanJob {
         .writeParallelism(c.parallelism)
         .uidPrefix("iceberg")
         .append();
+    if (c.icebergExpiryIntervalMs > 0) {
+      clean
+          .filter(new IcebergSnapshotExpiry(TableLoader.fromCatalog(catalog, table), c.icebergSnapshotMaxAgeMs,
+              c.icebergSnapshotsRetained, c.icebergExpiryIntervalMs))
+          .uid("iceberg-snapshot-expiry")
+          .name("iceberg snapshot expiry")
+          .sinkTo(new DiscardingSink<>())
+          .uid("iceberg-snapshot-expiry-end")
+          .name("no output");
+    }
 
     env.execute(c.jobName);
   }

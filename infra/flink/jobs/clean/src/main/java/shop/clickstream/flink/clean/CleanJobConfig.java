@@ -14,7 +14,8 @@ public final class CleanJobConfig implements Serializable {
   public static final Set<String> KEYS = Set.of(
       "job-name", "bootstrap", "valid-topic", "clean-topic", "group-id", "transactional-id-prefix",
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
-      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend");
+      "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
+      "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms");
 
   public final String jobName;
   public final String bootstrap;
@@ -41,6 +42,14 @@ public final class CleanJobConfig implements Serializable {
   public final String icebergNamespace;
   public final String icebergTable;
   public final String parquetCodec;
+  /**
+   * Iceberg snapshots older than this are expired (time travel and incremental reads reach this far back), except the
+   * newest {@link #icebergSnapshotsRetained}; checked every {@link #icebergExpiryIntervalMs}, 0 = never
+   * ({@link IcebergSnapshotExpiry}, docs/FLINK.md "Iceberg snapshot expiry").
+   */
+  public final long icebergSnapshotMaxAgeMs;
+  public final int icebergSnapshotsRetained;
+  public final long icebergExpiryIntervalMs;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
   /**
@@ -73,6 +82,9 @@ public final class CleanJobConfig implements Serializable {
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");
     icebergTable = identifier(a, "iceberg-table", "events_clean");
     parquetCodec = oneOf(a, "parquet-codec", "snappy", List.of("uncompressed", "snappy", "zstd", "gzip"));
+    icebergSnapshotMaxAgeMs = number(a, "iceberg-snapshot-max-age-ms", 3_600_000, 60_000, 365L * 24 * 3_600_000);
+    icebergSnapshotsRetained = (int) number(a, "iceberg-snapshots-retained", 10, 1, 100_000);
+    icebergExpiryIntervalMs = number(a, "iceberg-expiry-interval-ms", 60_000, 0, 24L * 3_600_000);
     transactionTimeoutMs = number(a, "transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

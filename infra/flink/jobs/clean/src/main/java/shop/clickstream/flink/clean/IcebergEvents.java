@@ -1,5 +1,6 @@
 package shop.clickstream.flink.clean;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.table.data.GenericRowData;
@@ -50,8 +51,13 @@ public final class IcebergEvents {
     return CatalogLoader.hadoop("clickstream", new Configuration(), Map.of("warehouse", warehouse));
   }
 
-  /** Creates the namespace and table if absent (idempotent); an existing table is used as it is. */
-  public static Table ensureTable(CatalogLoader loader, TableIdentifier id, String parquetCodec) {
+  /**
+   * Creates the namespace and table if absent (idempotent); an existing table is used as it is, except that its
+   * snapshot retention properties are set to the job's (what {@link IcebergSnapshotExpiry} applies), so that another
+   * engine's expiry of this table keeps the same snapshots.
+   */
+  public static Table ensureTable(
+      CatalogLoader loader, TableIdentifier id, String parquetCodec, long snapshotMaxAgeMs, int snapshotsRetained) {
     Catalog catalog = loader.loadCatalog();
     if (catalog instanceof SupportsNamespaces ns && !ns.namespaceExists(id.namespace())) {
       try {
@@ -60,14 +66,26 @@ public final class IcebergEvents {
         // Another job created it first: fine.
       }
     }
-    if (catalog.tableExists(id)) return catalog.loadTable(id);
-    Map<String, String> props = Map.of(
+    Map<String, String> retention = Map.of(
+        TableProperties.MAX_SNAPSHOT_AGE_MS, Long.toString(snapshotMaxAgeMs),
+        TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(snapshotsRetained));
+    if (catalog.tableExists(id)) {
+      Table existing = catalog.loadTable(id);
+      if (!existing.properties().entrySet().containsAll(retention.entrySet())) {
+        var update = existing.updateProperties();
+        retention.forEach(update::set);
+        update.commit();
+      }
+      return existing;
+    }
+    Map<String, String> props = new HashMap<>(retention);
+    props.putAll(Map.of(
         TableProperties.FORMAT_VERSION, "2",
         TableProperties.DEFAULT_FILE_FORMAT, "parquet",
         TableProperties.PARQUET_COMPRESSION, parquetCodec,
         // Keep the metadata directory small: old metadata JSON files are removed after each commit.
         TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
-        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20");
+        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20"));
     return catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), props);
   }
 

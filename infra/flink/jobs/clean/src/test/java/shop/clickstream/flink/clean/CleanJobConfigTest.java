@@ -21,6 +21,17 @@ class CleanJobConfigTest {
     // 6 x (120 s + 5 s) of failed checkpoints leave 47.5 minutes of downtime that recovery survives.
     assertEquals(2_850_000, c.maxDowntimeMs());
     assertEquals("flink-clean-events.clean", c.transactionalIdPrefix);
+    assertEquals(3_600_000, c.icebergSnapshotMaxAgeMs);
+    assertEquals(10, c.icebergSnapshotsRetained);
+    assertEquals(60_000, c.icebergExpiryIntervalMs);
+  }
+
+  @Test
+  void refusesASnapshotRetentionThatWouldExpireTheNewestSnapshot() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--iceberg-snapshots-retained", "0"}));
+    assertEquals("--iceberg-snapshots-retained='0': expected an integer in [1, 100000]", e.getMessage());
+    assertEquals(0, CleanJobConfig.parse(new String[] {"--iceberg-expiry-interval-ms", "0"}).icebergExpiryIntervalMs);
   }
 
   @Test

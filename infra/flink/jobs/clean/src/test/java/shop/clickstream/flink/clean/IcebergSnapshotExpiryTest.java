@@ -1,0 +1,135 @@
+package shop.clickstream.flink.clean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Snapshot expiry on a real Hadoop-catalog table in a temporary directory (data files are named, never read). */
+class IcebergSnapshotExpiryTest {
+  private static final TableIdentifier ID = IcebergEvents.identifier("clickstream", "events_clean");
+
+  @TempDir Path dir;
+
+  private Table table(long maxAgeMs, int retained) {
+    CatalogLoader loader = IcebergEvents.catalogLoader(dir.toString());
+    return IcebergEvents.ensureTable(loader, ID, "snappy", maxAgeMs, retained);
+  }
+
+  private void append(Table table, int i) {
+    DataFile f = DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(dir.resolve("data/f-" + i + ".parquet").toString())
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(100)
+        .withRecordCount(1)
+        .build();
+    table.newAppend().appendFile(f).commit();
+  }
+
+  private static List<String> liveFiles(Table table) throws IOException {
+    List<String> paths = new ArrayList<>();
+    table.refresh();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) paths.add(t.file().location());
+    }
+    return paths;
+  }
+
+  private long manifestLists() throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("clickstream/events_clean/metadata"))) {
+      return files.filter(p -> p.getFileName().toString().startsWith("snap-")).count();
+    }
+  }
+
+  @Test
+  void keepsTheNewestSnapshotsAndEveryDataFile() throws IOException {
+    Table table = table(3_600_000, 3);
+    for (int i = 0; i < 12; i++) append(table, i);
+    assertEquals(12, manifestLists());
+
+    IcebergSnapshotExpiry.Result r = IcebergSnapshotExpiry.expire(table, System.currentTimeMillis() + 1, 0, 3);
+
+    assertEquals(new IcebergSnapshotExpiry.Result(12, 3), r);
+    assertEquals(3, manifestLists());
+    assertEquals(12, liveFiles(table).size());
+    // The newest snapshot is current and still has its parent chain to the other two kept.
+    assertEquals(table.currentSnapshot().parentId(), table.snapshot(table.currentSnapshot().parentId()).snapshotId());
+  }
+
+  @Test
+  void keepsSnapshotsYoungerThanTheMaximumAge() {
+    Table table = table(3_600_000, 1);
+    for (int i = 0; i < 5; i++) append(table, i);
+    assertEquals(new IcebergSnapshotExpiry.Result(5, 5),
+        IcebergSnapshotExpiry.expire(table, System.currentTimeMillis(), 3_600_000, 1));
+  }
+
+  @Test
+  void anEmptyTableIsLeftAsItIs() {
+    Table table = table(3_600_000, 1);
+    assertEquals(new IcebergSnapshotExpiry.Result(0, 0),
+        IcebergSnapshotExpiry.expire(table, System.currentTimeMillis(), 0, 1));
+  }
+
+  @Test
+  void losesNoAppendThatRacesAnExpiry() throws Exception {
+    // The clean job's committer appends while the expiry thread commits: both retry a conflict, no append is lost.
+    Table writer = table(3_600_000, 2);
+    Table expirer = IcebergEvents.catalogLoader(dir.toString()).loadCatalog().loadTable(ID);
+    int appends = 60;
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    Thread t = new Thread(() -> {
+      try {
+        for (int i = 0; i < appends; i++) append(writer, i);
+      } catch (Throwable e) {
+        failed.set(e);
+      }
+    });
+    t.start();
+    int expiries = 0;
+    while (t.isAlive()) {
+      IcebergSnapshotExpiry.expire(expirer, System.currentTimeMillis() + 1, 0, 2);
+      expiries++;
+    }
+    t.join();
+    assertEquals(null, failed.get());
+    assertTrue(expiries > 1, "expiries ran " + expiries + " time(s) during the appends");
+    assertEquals(appends, liveFiles(expirer).size());
+  }
+
+  @Test
+  void setsTheRetentionOnAnExistingTable() {
+    table(3_600_000, 10);
+    Table again = table(900_000, 5);
+    assertEquals("900000", again.properties().get(TableProperties.MAX_SNAPSHOT_AGE_MS));
+    assertEquals("5", again.properties().get(TableProperties.MIN_SNAPSHOTS_TO_KEEP));
+    assertTrue(new File(dir.toFile(), "clickstream/events_clean/metadata").isDirectory());
+  }
+
+  @Test
+  void startsOnlyWhenTheIntervalHasPassedAndNoneIsRunning() {
+    assertFalse(IcebergSnapshotExpiry.due(59_999, 0, 60_000, true));
+    assertTrue(IcebergSnapshotExpiry.due(60_000, 0, 60_000, true));
+    assertFalse(IcebergSnapshotExpiry.due(120_000, 0, 60_000, false));
+  }
+}
