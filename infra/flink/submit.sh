@@ -119,11 +119,14 @@ submit() {
   local job=$1; shift
   local jar; jar=$(job_jar "$job") || die "unknown job '$job'; expected one of: clean, windows"
   # The job name decides idempotence and the checkpoint directory, so read it from the args (default: the job).
-  local name=$job backend i args=("$@")
+  local name=$job backend i args=("$@") restore_mode=NO_CLAIM
   backend=$(job_backend "$job")
   for ((i = 0; i < ${#args[@]}; i++)); do
     [[ ${args[i]} == --job-name ]] && name=${args[i + 1]:-}
     [[ ${args[i]} == --state-backend ]] && backend=${args[i + 1]:-}
+    # The changelog state backend cannot take the full snapshot that NO_CLAIM forces after a restore: it restores in
+    # CLAIM mode, so the new job owns (and in time deletes) the checkpoint it starts from.
+    [[ ${args[i]} == --changelog && ${args[i + 1]:-} == on ]] && restore_mode=CLAIM
   done
   [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || die "--job-name '$name' is invalid: expected [A-Za-z0-9._-]+"
 
@@ -179,11 +182,12 @@ submit() {
   jar_id=$(basename "$(json_get '["filename"]' <<<"$upload")")
   body=$(python3 -c '
 import json, sys
-body = {"entryClass": sys.argv[1], "programArgsList": sys.argv[3:]}
+body = {"entryClass": sys.argv[1], "programArgsList": sys.argv[4:]}
 if sys.argv[2]:
     body["savepointPath"] = sys.argv[2]
     body["allowNonRestoredState"] = False
-print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "${program[@]}")
+    body["restoreMode"] = sys.argv[3]
+print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "$restore_mode" "${program[@]}")
   if [[ -n $savepoint ]]; then log "submitting $name from checkpoint ${savepoint#"$REPO_ROOT"/}"
   else log "submitting $name without a checkpoint (fresh start)"; fi
   local out status

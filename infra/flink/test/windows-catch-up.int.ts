@@ -6,7 +6,8 @@
  */
 
 import { produce } from './harness';
-import { submitWindows, untilExact, windowsRunForFile } from './windows-run';
+import { submitWindows, untilExact } from './windows-run';
+import { windowsRunForFile } from './windows-run-file';
 import { generate, maxTime, newScenario, probes } from './windows-scenario';
 
 const run = windowsRunForFile('catchup');

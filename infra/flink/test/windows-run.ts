@@ -8,7 +8,6 @@ import { promisify } from 'util';
 import { createTopics, deleteTopics } from '@clickstream/kafka-tx';
 import {
   PARTITIONS,
-  cancelJob,
   clusterOptions,
   readAll,
   repoRoot,
@@ -50,22 +49,6 @@ export function freshWindowsRun(label: string): WindowsRun {
     late: `flink-test.${id}.late`,
     checkpointDir: path.join(repoRoot(), '.run/flink/checkpoints', `windows-test-${id}`),
   };
-}
-
-/**
- * A fresh run for one test file: its topics created before the file's tests, its job cancelled and its topics and
- * checkpoints dropped after them.
- */
-export function windowsRunForFile(label: string): WindowsRun {
-  const r = freshWindowsRun(label);
-  beforeAll(async () => {
-    await createWindowsTopics(r);
-  });
-  afterAll(async () => {
-    await cancelJob(r.jobName).catch(() => undefined);
-    await dropWindowsRun(r);
-  });
-  return r;
 }
 
 const topicsOf = (r: WindowsRun): string[] => [r.clean, r.windows, r.sessions, r.late];

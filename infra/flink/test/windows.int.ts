@@ -6,7 +6,8 @@
  */
 
 import { cancelJob, produce, sleep } from './harness';
-import { allExact, submitWindows, untilExact, windowsRunForFile } from './windows-run';
+import { allExact, submitWindows, untilExact } from './windows-run';
+import { windowsRunForFile } from './windows-run-file';
 import { bridges, generate, maxTime, newScenario, probes } from './windows-scenario';
 
 const run = windowsRunForFile('win');

@@ -7,6 +7,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -104,6 +105,11 @@ public final class WindowsJob {
     conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, WindowsJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    if (c.changelog) {
+      // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config; a job's
+      // own value is ignored): flink-dstl-dfs, which infra/jvm/flink-connectors puts in the cluster's lib/.
+      conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
+    }
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));

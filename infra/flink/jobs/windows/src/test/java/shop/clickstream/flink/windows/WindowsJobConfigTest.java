@@ -1,9 +1,12 @@
 package shop.clickstream.flink.windows;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.junit.jupiter.api.Test;
 
 class WindowsJobConfigTest {
@@ -16,6 +19,18 @@ class WindowsJobConfigTest {
     assertEquals("events.late", c.lateTopic);
     assertEquals("flink-windows", c.transactionalIdPrefix);
     assertEquals(900_000, c.stateRetentionMs);
+    assertFalse(c.changelog);
+  }
+
+  @Test
+  void theChangelogIsOnlyEnabledWhenAsked() {
+    assertFalse(WindowsJob.jobConfiguration(WindowsJobConfig.parse(new String[0]))
+        .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    WindowsJobConfig on = WindowsJobConfig.parse(new String[] {"--changelog", "on"});
+    assertTrue(WindowsJob.jobConfiguration(on).get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    assertEquals("hashmap", WindowsJob.jobConfiguration(on).get(StateBackendOptions.STATE_BACKEND));
+    var e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--changelog", "yes"}));
+    assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
   }
 
   @Test
