@@ -1,6 +1,7 @@
 /** Reconciler entry point: wires config, logger, the ledger reader and the layer clients, then runs one reconciliation. */
 
 import * as fs from 'fs';
+import * as path from 'path';
 import pino from 'pino';
 import type { KafkaClientOptions } from '@clickstream/kafka-tx';
 import { readManifest } from '@clickstream/ledger';
@@ -8,6 +9,7 @@ import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
 import { ConfigError, loadConfig, usage } from './config';
 import { kafkaTopicSource } from './adapters/kafka';
 import { readLedgerIndex } from './adapters/ledger';
+import { SecondThread } from './adapters/second-thread';
 import { EXIT, run } from './run';
 
 async function main(): Promise<number> {
@@ -55,6 +57,16 @@ async function main(): Promise<number> {
         });
         return warehouse;
       },
+      secondThread: (request, ledgerEventIds) =>
+        new SecondThread(path.join(__dirname, 'second-thread-worker.js'), {
+          setup: {
+            clickhouseUrl: config.clickhouseUrl,
+            clickhouseDatabase: config.clickhouseDatabase,
+            logLevel: config.logLevel,
+          },
+          request,
+          ledgerEventIds,
+        }),
       print: (text) => process.stdout.write(`${text}\n`),
     });
     process.stderr.write(`reconciler: ${result.message}\n`);

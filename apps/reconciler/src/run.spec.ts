@@ -14,7 +14,9 @@ import {
 import { recordsTopicSource } from './adapters/kafka';
 import { readLedgerIndex } from './adapters/ledger';
 import { parseConfig } from './config';
-import { kafkaReadStart, run } from './run';
+import type { LayerRead } from './core/contents';
+import type { EventLayer } from './core/layers';
+import { kafkaReadStart, run, type RunDeps } from './run';
 import { manifestFor, RUN, validSend } from '../test/ledger-rows';
 
 const T0 = 1_700_000_000_000;
@@ -102,6 +104,96 @@ describe('run: downstream expectations follow what raw holds', () => {
     expect(byLayer['events.late']?.notes.join()).toContain(
       '1 acknowledged event(s) not (yet) in events.valid',
     );
+  });
+});
+
+describe('run: with a second thread', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reconciler-second-thread-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function runWith(layers: string, secondThread: RunDeps['secondThread']) {
+    const rows = [0, 1].map((seq) => validSend(seq));
+    await writeLedger(path.join(dir, LEDGER_FILE), rows);
+    writeManifest(path.join(dir, MANIFEST_FILE), manifestFor(rows, { ledger_file: LEDGER_FILE }));
+    const parsed = parseConfig(['--run-dir', dir, '--layers', layers], {});
+    if (parsed.help) throw new Error('unexpected --help');
+    return run({
+      config: parsed.config,
+      logger: pino({ level: 'silent' }),
+      ledger: { index: readLedgerIndex, manifest: (f) => readManifest(f) },
+      kafka: () => recordsTopicSource({}),
+      sql: () => {
+        throw new Error("the stored layers are the second thread's to read");
+      },
+      iceberg: () => Promise.reject(new Error("the stored layers are the second thread's to read")),
+      secondThread,
+      print: () => undefined,
+    });
+  }
+
+  it('the stored layers are read by the second thread, with the ledger event ids for the clean ones, and it is closed', async () => {
+    const calls: { layers: readonly string[]; ids: unknown[] }[] = [];
+    const close = jest.fn(() => Promise.resolve());
+    const { report } = await runWith('clickhouse.valid,iceberg.clean', (request, ids) => {
+      calls.push({ layers: request.layers, ids: Array.from(ids) });
+      return {
+        stored: (done) => {
+          const reads = new Map<EventLayer, LayerRead>([
+            [
+              'clickhouse.valid',
+              {
+                ok: true,
+                contents: { seqs: Int32Array.from([0, 1]), foreign: 0, notes: [], readMs: 1 },
+              },
+            ],
+            [
+              'iceberg.clean',
+              { ok: false, error: 'the second thread exited with code 1', readMs: 1 },
+            ],
+          ]);
+          for (const [layer, read] of reads) done?.(layer, read);
+          return Promise.resolve(reads);
+        },
+        aggregateReducer: () => {
+          throw new Error('no agg.sessions layer');
+        },
+        close,
+      };
+    });
+    expect(calls).toEqual([{ layers: ['clickhouse.valid', 'iceberg.clean'], ids: ['e-0', 'e-1'] }]);
+    expect(report.layers.map((l) => [l.layer, l.verdict])).toEqual([
+      ['clickhouse.valid', 'exact'],
+      ['iceberg.clean', 'unknown'],
+    ]);
+    expect(report.layers[1]?.notes[0]).toBe(
+      'layer could not be read: the second thread exited with code 1',
+    );
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it('no second thread is started when it would have nothing to do, and none gets event ids it does not need', async () => {
+    const started: unknown[][] = [];
+    const secondThread: RunDeps['secondThread'] = (request, ids) => {
+      started.push([request.layers, Array.from(ids)]);
+      return {
+        stored: (done) => {
+          const read: LayerRead = { ok: false, error: 'x', readMs: 0 };
+          done?.('clickhouse.dlq', read);
+          return Promise.resolve(new Map([['clickhouse.dlq', read]]));
+        },
+        aggregateReducer: () => {
+          throw new Error('no agg.sessions layer');
+        },
+        close: () => Promise.resolve(),
+      };
+    };
+    await runWith('events.late', secondThread);
+    expect(started).toEqual([]);
+    await runWith('clickhouse.dlq', secondThread);
+    expect(started).toEqual([[['clickhouse.dlq'], []]]);
   });
 });
 

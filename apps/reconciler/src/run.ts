@@ -9,15 +9,18 @@ import {
   type RunManifest,
 } from '@clickstream/contracts';
 import { LEDGER_FILE, MANIFEST_FILE } from '@clickstream/ledger';
-import { readClickHouseLayer, CLICKHOUSE_TABLES, type SqlSource } from './adapters/clickhouse';
-import { readIcebergLayer, type IcebergLayerOptions } from './adapters/iceberg';
+import type { SqlSource } from './adapters/clickhouse';
+import type { IcebergLayerOptions } from './adapters/iceberg';
 import { ingestTimesOfLayer } from './adapters/ingest';
 import { readKafkaLayer, type KafkaReadStart, type TopicSource } from './adapters/kafka';
+import type { SecondThread } from './adapters/second-thread';
+import { isStoredLayer, readStoredLayers, type StoredRequest } from './adapters/stored-layers';
 import type { ReconcilerConfig } from './config';
 import type { LayerRead } from './core/contents';
 import { KIND_OF, SOURCE_OF, type EventLayer } from './core/layers';
 import { FATE, type LedgerIndex } from './core/ledger-index';
 import { ledgerProblemsOf, overallVerdict, reconcile, resolvedByRaw } from './core/reconcile';
+import { TIMED_KIND_OF, TIMED_SOURCE_OF } from './core/timed-layers';
 import { readTimedLayers, reconcileTimedLayers } from './timed-run';
 import { renderTable } from './core/table';
 
@@ -37,9 +40,20 @@ export interface RunDeps {
   /** Needed only when a ClickHouse layer is requested. */
   sql: () => SqlSource;
   iceberg?: (o: IcebergLayerOptions) => Promise<LayerRead>;
+  /**
+   * A second thread (adapters/second-thread.ts) that reads the stored layers (ClickHouse,
+   * Iceberg) and reduces agg.sessions; without it, all is done on this thread.
+   */
+  secondThread?: (
+    request: StoredRequest,
+    ledgerEventIds: ArrayLike<string | null | undefined>,
+  ) => SecondThreadLike;
   /** Where the table goes (stdout in production). */
   print(text: string): void;
 }
+
+/** What run() asks of a second thread (SecondThread in production). */
+export type SecondThreadLike = Pick<SecondThread, 'stored' | 'aggregateReducer' | 'close'>;
 
 /** The reconciler's exit codes (docs/RECONCILER.md): the verdict (0 also for --help), a bad flag, or a reconciliation that could not run. */
 export const EXIT = { exact: 0, inexact: 1, unknown: 2, usage: 64, failure: 70 } as const;
@@ -97,7 +111,55 @@ export async function run(deps: RunDeps): Promise<RunResult> {
   const start = kafkaReadStart(config, manifest);
   logger.info({ runId, fromTimeMs: start.fromTimeMs }, `topics read ${start.from}`);
   const kafka = (): TopicSource => deps.kafka(start);
+  const stored: StoredRequest = {
+    layers: config.layers.filter(isStoredLayer),
+    runId,
+    topics: config.topics,
+    icebergTablePath: config.icebergTablePath,
+    examples: config.examples,
+  };
+  // The second thread is started only for work it has: a stored layer, or agg.sessions to reduce; it gets
+  // the ledger's event ids only to check the clean layers'.
+  const useSecondThread =
+    stored.layers.length > 0 ||
+    config.timedLayers.some(
+      (l) => TIMED_SOURCE_OF[l] === 'kafka' && TIMED_KIND_OF[l] === 'sessions',
+    );
+  const secondThread = useSecondThread
+    ? deps.secondThread?.(
+        stored,
+        stored.layers.some((l) => KIND_OF[l] === 'clean') ? ledger.eventIds : [],
+      )
+    : undefined;
+  try {
+    return await reconcileRun(
+      { ...deps, kafka, secondThread },
+      { started, manifest, cutShort, ledger, ledgerFile, runId, stored },
+    );
+  } finally {
+    await secondThread?.close();
+  }
+}
 
+interface RunState {
+  started: number;
+  manifest: RunManifest | null;
+  cutShort: boolean;
+  ledger: LedgerIndex;
+  ledgerFile: string;
+  runId: string;
+  stored: StoredRequest;
+}
+
+async function reconcileRun(
+  deps: Omit<RunDeps, 'kafka' | 'secondThread'> & {
+    kafka: () => TopicSource;
+    secondThread: SecondThreadLike | undefined;
+  },
+  state: RunState,
+): Promise<RunResult> {
+  const { config, logger, kafka, secondThread } = deps;
+  const { started, manifest, cutShort, ledger, ledgerFile, runId } = state;
   const timedDeps = {
     layers: config.timedLayers,
     topics: config.topics,
@@ -106,12 +168,15 @@ export async function run(deps: RunDeps): Promise<RunResult> {
     logger,
     kafka,
     sql: deps.sql,
+    ...(secondThread === undefined
+      ? {}
+      : { aggregateReducer: secondThread.aggregateReducer.bind(secondThread) }),
   };
   // The timed layers are read beside the event layers (their core needs the event layers' reads:
   // the ingest times and the raw-resolved expectation, so it runs after them).
   const timedReads = readTimedLayers(timedDeps, { runId, ledgerFile });
   timedReads.catch(() => undefined);
-  const reads = await readLayers({ ...deps, kafka }, runId, ledger);
+  const reads = await readLayers({ ...deps, kafka, secondThread }, runId, ledger, state.stored);
   const read = (layer: EventLayer): LayerRead => reads.get(layer) as LayerRead;
   const report = reconcile({
     ledger,
@@ -172,16 +237,18 @@ export async function run(deps: RunDeps): Promise<RunResult> {
 /**
  * Kafka end offsets are all taken first, so every topic is read up to the same moment; then the
  * Kafka topics are read one after the other (one topic's records in memory at a time) while
- * ClickHouse and Iceberg are read alongside.
+ * ClickHouse and Iceberg are read alongside (on the second thread when there is one).
  */
 type LaneDeps = Pick<RunDeps, 'config' | 'logger' | 'sql' | 'iceberg'> & {
   kafka: () => TopicSource;
+  secondThread: SecondThreadLike | undefined;
 };
 
 async function readLayers(
   deps: LaneDeps,
   runId: string,
   ledger: LedgerIndex,
+  stored: StoredRequest,
 ): Promise<Map<EventLayer, LayerRead>> {
   // Raw bytes are kept only for the poison: what each dead letter must carry unchanged.
   const keepValue = (seq: number): boolean =>
@@ -245,29 +312,18 @@ async function readLayers(
     }
   };
 
-  const otherLane = async (): Promise<void> => {
-    const tables = bySource('clickhouse');
-    if (tables.length > 0) {
-      const sql = deps.sql();
-      for (const layer of tables) {
-        const t = CLICKHOUSE_TABLES[layer as keyof typeof CLICKHOUSE_TABLES];
-        done(
-          layer,
-          await readClickHouseLayer(sql, {
-            ...t,
-            topic: config.topics[t.topic],
-            runId,
-            examples: config.examples,
-          }),
-        );
-      }
-    }
-    if (config.layers.includes('iceberg.clean')) {
-      const readIceberg = deps.iceberg ?? readIcebergLayer;
-      done('iceberg.clean', await readIceberg({ tablePath: config.icebergTablePath, runId }));
-    }
+  // The stored layers (ClickHouse, Iceberg) are read alongside, on a worker thread in production.
+  const storedLane = async (): Promise<void> => {
+    if (stored.layers.length === 0) return;
+    if (deps.secondThread !== undefined) await deps.secondThread.stored(done);
+    else
+      await readStoredLayers(
+        { sql: deps.sql, ...(deps.iceberg ? { iceberg: deps.iceberg } : {}) },
+        stored,
+        done,
+      );
   };
 
-  await Promise.all([kafkaLane(), otherLane()]);
+  await Promise.all([kafkaLane(), storedLane()]);
   return out;
 }

@@ -1,7 +1,9 @@
 /** Reads the timed layers (late stream, windows, sessions in Kafka and ClickHouse) and the ingest times, then runs their pure core. */
 
 import type { LayerReport } from '@clickstream/contracts';
+import type { ReduceTask } from './adapters/second-thread';
 import {
+  type AggregateReducer,
   readClickHouseSessions,
   readClickHouseWindows,
   readKafkaAggregates,
@@ -32,6 +34,8 @@ export interface TimedDeps {
   logger: { info(o: object, msg?: string): void };
   kafka: () => TopicSource;
   sql: () => SqlSource;
+  /** Reduces agg.sessions elsewhere (the second thread, adapters/second-thread.ts); here without it. */
+  aggregateReducer?: (task: ReduceTask) => AggregateReducer;
   /** Defaults to the columnar ledger reader. */
   ledgerEvents?: (file: string) => Promise<LedgerEvents>;
 }
@@ -76,10 +80,20 @@ async function readLayer(
         kind,
         read: await readKafkaAggregates(source, deps.topics.windows, runId, WINDOW_EMISSIONS),
       };
+    const topic = deps.topics.sessions;
+    const reducer = deps.aggregateReducer;
     return {
       layer,
       kind,
-      read: await readKafkaAggregates(source, deps.topics.sessions, runId, SESSION_EMISSIONS),
+      read: await readKafkaAggregates(
+        source,
+        topic,
+        runId,
+        SESSION_EMISSIONS,
+        reducer === undefined
+          ? undefined
+          : (ends) => reducer({ topic, shape: 'sessions', runId, ends }),
+      ),
     };
   }
   const s = sql();

@@ -10,7 +10,8 @@ import { AggregateRows } from '../core/aggregate-rows';
 import type { AggregateContents, AggregateRead } from '../core/check-aggregate';
 import type { SqlSource } from './clickhouse';
 import { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
-import { readNote, type TopicSource } from './kafka';
+import type { TopicSource } from './kafka';
+import { readNote } from './read-note';
 
 export { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
 
@@ -120,19 +121,34 @@ export function latestPerKey<A>(
 }
 
 /** Aggregate emissions are read by key and value; no header is needed. */
-const AGGREGATE_WANT: ScanWant = { headers: [], values: true, keys: true };
+export const AGGREGATE_WANT: ScanWant = { headers: [], values: true, keys: true };
+
+/** Reduces an aggregate topic's records to the latest version per key: here (LatestPerKey) or on another thread. */
+export interface AggregateReducer {
+  add(r: InRecord): void;
+  finish(): AggregateContents | Promise<AggregateContents>;
+  /** The scan failed: the records added so far are dropped. */
+  abort?(): void;
+}
 
 export async function readKafkaAggregates<A>(
   source: TopicSource,
   topic: string,
   runId: string,
   shape: EmissionShape<A>,
+  reducerOf: (ends: ReadonlyMap<number, number>) => AggregateReducer = (ends) =>
+    new LatestPerKey(runId, ends, shape),
 ): Promise<AggregateRead> {
   const started = Date.now();
   try {
-    const x = new LatestPerKey(runId, await source.endOffsets(topic), shape);
-    const records = await source.scan(topic, AGGREGATE_WANT, (r) => x.add(r));
-    const contents = x.finish();
+    const x = reducerOf(await source.endOffsets(topic));
+    const records = await source
+      .scan(topic, AGGREGATE_WANT, (r) => x.add(r))
+      .catch((err: unknown) => {
+        x.abort?.();
+        throw err;
+      });
+    const contents = await x.finish();
     contents.notes.unshift(readNote(topic, records, source));
     contents.readMs = Date.now() - started;
     return { ok: true, contents };

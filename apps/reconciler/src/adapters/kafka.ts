@@ -19,6 +19,9 @@ import {
   type ValidRecords,
 } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
+import { readNote } from './read-note';
+
+export { readNote } from './read-note';
 
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
 export interface TopicSource {
@@ -263,13 +266,6 @@ export function extractRun(
   const x = new RunExtractor(o);
   for (const r of records) x.add(r);
   return x.finish();
-}
-
-/** The first note of a Kafka layer: how many records were read, and from where. */
-export function readNote(topic: string, records: number, source: TopicSource): string {
-  const from = source.from === undefined ? '' : ` ${source.from}`;
-  const by = source.reader === undefined ? '' : ` ${source.reader}`;
-  return `topic ${topic}: ${records} record(s) read${from}${by}`;
 }
 
 export async function readKafkaLayer(

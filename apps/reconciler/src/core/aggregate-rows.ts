@@ -92,6 +92,30 @@ export class AggregateRows {
     return out;
   }
 
+  /** Rows copied across threads (a structured clone keeps the columns, not the class). */
+  static revive(plain: {
+    kind: AggregateKind;
+    runIds: string[];
+    texts: string[];
+    times: number[];
+    versions: number[];
+    finals: boolean[];
+    retracted: boolean[];
+    values: ValueColumns;
+  }): AggregateRows {
+    const out = new AggregateRows(plain.kind);
+    Object.assign(out, {
+      runIds: plain.runIds,
+      texts: plain.texts,
+      times: plain.times,
+      versions: plain.versions,
+      finals: plain.finals,
+      retracted: plain.retracted,
+      values: plain.values,
+    });
+    return out;
+  }
+
   get length(): number {
     return this.times.length;
   }

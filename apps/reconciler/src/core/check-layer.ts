@@ -119,7 +119,7 @@ function countRecords(
   unexpected: EvidenceCollector,
   differing: EvidenceCollector | null,
 ): void {
-  const { seqs, reasons, eventIds } = c;
+  const { seqs, reasons, eventIds, eventIdCheck: idCheck } = c;
   const size = ledger.size;
   for (let i = 0; i < seqs.length; i++) {
     const seq = seqs[i] as number;
@@ -138,10 +138,11 @@ function countRecords(
       unexpected.add({ seq, why: UNEXPECTED_WHY[n] });
       continue;
     }
-    if (eventIds !== undefined) {
-      const id = eventIds[i] ?? null;
+    if (eventIds !== undefined || idCheck !== undefined) {
+      const id =
+        idCheck === undefined ? (eventIds?.[i] ?? null) : (idCheck.observed.get(i) ?? null);
       const want = ledger.eventIds[seq] ?? null;
-      if (id !== want) {
+      if (idCheck === undefined ? id !== want : idCheck.differs[i] === 1) {
         unexpected.add({
           seq,
           why: 'event_id differs from the ledger',

@@ -13,6 +13,11 @@ export interface LayerContents {
   /** Layers that carry the event: its event_id (same order as seqs), cross-checked against the ledger. */
   eventIds?: ArrayLike<string | null>;
   /**
+   * The same cross-check already made against the ledger's event ids, for contents read on another
+   * thread (adapters/stored-layers.ts): a string per record would have to be copied across.
+   */
+  eventIdCheck?: EventIdCheck;
+  /**
    * What the gatekeeper's input and outputs promise about each record (core/fidelity.ts), same
    * order as seqs; only the Kafka layers clickstream.raw, events.valid and events.dlq carry it.
    */
@@ -24,6 +29,40 @@ export interface LayerContents {
   /** Things worth reading that are not failures (e.g. unmerged duplicate rows, snapshot id). */
   notes: string[];
   readMs: number;
+}
+
+/** Per record (same order as seqs): whether its event_id differs from the ledger's for its seq. */
+export interface EventIdCheck {
+  /** 1 where the record's event_id is not the ledger's event_id of its seq (null for none). */
+  differs: Uint8Array;
+  /** By record index, for the records that differ: the event_id the record holds. */
+  observed: ReadonlyMap<number, string | null>;
+}
+
+/**
+ * Replaces `eventIds` with their check against the ledger's event ids by seq (as core/check-layer.ts
+ * makes it): a record whose seq the ledger does not hold differs unless its event_id is null too,
+ * and check-layer never asks about those. Pure, so it is unit-tested.
+ */
+export function checkEventIds(
+  contents: LayerContents,
+  ledgerEventIds: ArrayLike<string | null | undefined>,
+): LayerContents {
+  const { eventIds, seqs } = contents;
+  if (eventIds === undefined) return contents;
+  const differs = new Uint8Array(seqs.length);
+  const observed = new Map<number, string | null>();
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i] as number;
+    const id = eventIds[i] ?? null;
+    const want = seq >= 0 ? (ledgerEventIds[seq] ?? null) : null;
+    if (id !== want) {
+      differs[i] = 1;
+      observed.set(i, id);
+    }
+  }
+  const { eventIds: _dropped, ...rest } = contents;
+  return { ...rest, eventIdCheck: { differs, observed } };
 }
 
 /** clickstream.raw: where the broker put each record, when (LogAppendTime), and its bytes where asked for. */
