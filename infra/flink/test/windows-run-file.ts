@@ -3,7 +3,12 @@
  * globals).
  */
 import { cancelJob } from './harness';
-import { createWindowsTopics, dropWindowsRun, freshWindowsRun, type WindowsRun } from './windows-run';
+import {
+  createWindowsTopics,
+  dropWindowsRun,
+  freshWindowsRun,
+  type WindowsRun,
+} from './windows-run';
 
 /**
  * A fresh run for one test file: its topics created before the file's tests, its job cancelled and its topics and

@@ -6,14 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
 import { createTopics, deleteTopics } from '@clickstream/kafka-tx';
-import {
-  PARTITIONS,
-  clusterOptions,
-  readAll,
-  repoRoot,
-  retry,
-  waitFor,
-} from './harness';
+import { PARTITIONS, clusterOptions, readAll, repoRoot, retry, waitFor } from './harness';
 import {
   brief,
   compareLate,
