@@ -217,6 +217,14 @@ describe('Kafka node template', () => {
     expect(Number(props.get('transaction.max.timeout.ms'))).toBe(3_600_000);
   });
 
+  it('forgets a producer id an hour after its last write, not a day (docs/KAFKA.md, "Producer ids")', () => {
+    expect(Number(props.get('producer.id.expiration.ms'))).toBe(3_600_000);
+    // The compose brokers say the same.
+    expect(read('infra/compose/docker-compose.yml')).toMatch(
+      /KAFKA_PRODUCER_ID_EXPIRATION_MS: 3600000\n/,
+    );
+  });
+
   it('fences a dead node within 6 s, with at least five heartbeats per timeout (docs/KAFKA.md)', () => {
     const session = Number(props.get('broker.session.timeout.ms'));
     const beat = Number(props.get('broker.heartbeat.interval.ms'));

@@ -15,7 +15,7 @@ import {
   waitFor,
   type CleanRun,
 } from './harness';
-import { readCurrentSnapshot } from './iceberg';
+import { listSnapshots, readCurrentSnapshot } from './iceberg';
 
 const run: CleanRun = freshRun('exact');
 
@@ -58,8 +58,21 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   await cancelJob(run.jobName);
   const b = seedValid(run.valid, `run-${run.id}`, 2, 3000, 3000);
   const replays = [...a.distinct.values()].filter((_, i) => i % 10 === 0);
-  await produce([...b.sends, ...replays]);
-  await submitClean(run);
+  const half = Math.floor(b.sends.length / 2);
+  await produce([...b.sends.slice(0, half), ...replays]);
+  const resumed = await submitClean(run);
+  // The rest in slices a second apart while the job runs, so that data reaches several of its 1 s checkpoints.
+  const rest = b.sends.slice(half);
+  const slices = 8;
+  for (let i = 0; i < slices; i++) {
+    await produce(
+      rest.slice(
+        Math.floor((i * rest.length) / slices),
+        Math.floor(((i + 1) * rest.length) / slices),
+      ),
+    );
+    await sleep(1000);
+  }
   const all = new Map([...a.distinct, ...b.distinct]);
   await waitForOutputs(all.size);
   // Two more checkpoints: a wrongly re-emitted copy would be committed by then.
@@ -84,4 +97,13 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   expect(snapshot?.summaryTotalRecords).toBe(all.size);
   expect(snapshot?.manifestRecords).toBe(all.size);
   expect(snapshot?.parquetCodec).toBe('snappy');
+
+  // Iceberg commits on its own cadence (IcebergCadence, 5 s), not at each of the job's 1 s checkpoints: the resumed
+  // job's snapshots with data are seconds apart (at every checkpoint they would be 1-1.5 s apart).
+  const withData = listSnapshots(run.tableDir).filter(
+    (s) => s.flinkJobId === resumed && s.addedRecords > 0,
+  );
+  expect(withData.length).toBeGreaterThanOrEqual(2);
+  const gaps = withData.slice(1).map((s, i) => s.timestampMs - withData[i].timestampMs);
+  expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2000);
 });

@@ -23,7 +23,12 @@ interface TableMetadata {
   'format-version': number;
   'current-snapshot-id': string | null;
   properties?: Record<string, string>;
-  snapshots?: { 'snapshot-id': string; 'manifest-list': string; summary: Record<string, string> }[];
+  snapshots?: {
+    'snapshot-id': string;
+    'timestamp-ms': number;
+    'manifest-list': string;
+    summary: Record<string, string>;
+  }[];
 }
 
 /** Local path of a location written by Hadoop's local file system (file:/... or file:///...). */
@@ -60,14 +65,38 @@ function readAvro(file: string): Promise<Record<string, unknown>[]> {
   });
 }
 
-/** Returns null while the table has no snapshot yet. */
-export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnapshotView | null> {
+function readMetadata(tableDir: string): { meta: TableMetadata; metaDir: string; version: string } {
   const metaDir = path.join(tableDir, 'metadata');
   const version = fs.readFileSync(path.join(metaDir, 'version-hint.text'), 'utf8').trim();
   const text = fs.readFileSync(path.join(metaDir, `v${version}.metadata.json`), 'utf8');
   const meta = JSON.parse(
     text.replace(/("(?:current-)?snapshot-id"\s*:\s*)(-?\d+)/g, '$1"$2"'),
   ) as TableMetadata;
+  return { meta, metaDir, version };
+}
+
+/** One committed snapshot as the table's metadata lists it (oldest first). */
+export interface SnapshotEntry {
+  timestampMs: number;
+  addedRecords: number;
+  /** The Flink job that committed it (`flink.job-id` in the summary). */
+  flinkJobId: string | undefined;
+  checkpointId: number;
+}
+
+/** Every snapshot the current metadata still lists, oldest first. */
+export function listSnapshots(tableDir: string): SnapshotEntry[] {
+  return (readMetadata(tableDir).meta.snapshots ?? []).map((s) => ({
+    timestampMs: s['timestamp-ms'],
+    addedRecords: Number(s.summary['added-records'] ?? 0),
+    flinkJobId: s.summary['flink.job-id'],
+    checkpointId: Number(s.summary['flink.max-committed-checkpoint-id'] ?? -1),
+  }));
+}
+
+/** Returns null while the table has no snapshot yet. */
+export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnapshotView | null> {
+  const { meta, metaDir, version } = readMetadata(tableDir);
   const currentId = meta['current-snapshot-id'];
   if (currentId === null || currentId === '-1') return null;
   const snapshot = meta.snapshots?.find((s) => s['snapshot-id'] === currentId);

@@ -3,6 +3,7 @@ package shop.clickstream.flink.clean;
 import java.io.File;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -28,9 +29,11 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
  * Entry point of the Flink job "clean": events.valid (read_committed) -> dedup on event_id -> events.clean through
- * the two-phase-commit Kafka sink, and -> an Iceberg table that commits one snapshot per checkpoint. Both sinks
- * commit on checkpoint completion, so the two outputs hold the same events exactly once. The table's old snapshots are
- * expired by {@link IcebergSnapshotExpiry}.
+ * the two-phase-commit Kafka sink, and -> an Iceberg table. Both sinks commit on checkpoint completion, so the two
+ * outputs hold the same events exactly once. The Kafka sink commits at every checkpoint (every second by default);
+ * {@link IcebergCadence} lets rows reach the Iceberg sink only once per --iceberg-commit-interval-ms (5 s), so the table
+ * gets one snapshot per interval, not per checkpoint. The table's old snapshots are expired by
+ * {@link IcebergSnapshotExpiry}.
  */
 public final class CleanJob {
   private CleanJob() {}
@@ -57,10 +60,14 @@ public final class CleanJob {
     CatalogLoader catalog = IcebergEvents.catalogLoader(warehouse);
     TableIdentifier table = IcebergEvents.identifier(c.icebergNamespace, c.icebergTable);
     IcebergEvents.ensureTable(catalog, table, c.parquetCodec, c.icebergSnapshotMaxAgeMs, c.icebergSnapshotsRetained);
+    TypeInformation<RowData> rowType = FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(IcebergEvents.SCHEMA));
     DataStream<RowData> rows = clean
-        .map(new IcebergEvents.ToRow(), FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(IcebergEvents.SCHEMA)))
+        .map(new IcebergEvents.ToRow(), rowType)
         .uid("iceberg-rows")
-        .name("to iceberg row");
+        .name("to iceberg row")
+        .transform("hold for iceberg (" + c.icebergCommitIntervalMs + " ms)", rowType,
+            new IcebergCadence<>(rowType, c.icebergCommitIntervalMs))
+        .uid("iceberg-cadence");
     FlinkSink.forRowData(rows)
         .tableLoader(TableLoader.fromCatalog(catalog, table))
         .distributionMode(DistributionMode.NONE)

@@ -15,7 +15,8 @@ public final class CleanJobConfig implements Serializable {
       "job-name", "bootstrap", "valid-topic", "clean-topic", "group-id", "transactional-id-prefix",
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
       "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
-      "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms");
+      "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
+      "iceberg-commit-interval-ms");
 
   public final String jobName;
   public final String bootstrap;
@@ -50,6 +51,11 @@ public final class CleanJobConfig implements Serializable {
   public final long icebergSnapshotMaxAgeMs;
   public final int icebergSnapshotsRetained;
   public final long icebergExpiryIntervalMs;
+  /**
+   * The shortest time between two Iceberg commits ({@link IcebergCadence}): rows reach the Iceberg sink at the first
+   * checkpoint this long after the last release. 0 = at every checkpoint.
+   */
+  public final long icebergCommitIntervalMs;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
   /**
@@ -73,7 +79,9 @@ public final class CleanJobConfig implements Serializable {
     // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
     transactionalIdPrefix = a.getOrDefault("transactional-id-prefix", "flink-" + jobName + "-" + cleanTopic);
     startingOffsets = oneOf(a, "starting-offsets", "committed", List.of("committed", "earliest", "latest"));
-    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
+    // 1 s: events.clean (and so ClickHouse's clean table) within about a second of events.valid. Iceberg commits on its
+    // own, longer cadence (iceberg-commit-interval-ms), so this does not multiply its files and snapshots.
+    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 1_000, 100, 600_000);
     checkpointDir = a.get("checkpoint-dir");
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
     stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
@@ -85,6 +93,7 @@ public final class CleanJobConfig implements Serializable {
     icebergSnapshotMaxAgeMs = number(a, "iceberg-snapshot-max-age-ms", 3_600_000, 60_000, 365L * 24 * 3_600_000);
     icebergSnapshotsRetained = (int) number(a, "iceberg-snapshots-retained", 10, 1, 100_000);
     icebergExpiryIntervalMs = number(a, "iceberg-expiry-interval-ms", 60_000, 0, 24L * 3_600_000);
+    icebergCommitIntervalMs = number(a, "iceberg-commit-interval-ms", 5_000, 0, 3_600_000);
     transactionTimeoutMs = number(a, "transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

@@ -13,13 +13,14 @@ class CleanJobConfigTest {
     CleanJobConfig c = CleanJobConfig.parse(new String[0]);
     assertEquals("events.valid", c.validTopic);
     assertEquals("events.clean", c.cleanTopic);
-    assertEquals(5_000, c.checkpointIntervalMs);
+    assertEquals(1_000, c.checkpointIntervalMs);
+    assertEquals(5_000, c.icebergCommitIntervalMs);
     assertEquals(3_600_000, c.dedupTtlMs);
     assertEquals(2, c.parallelism);
     assertEquals(3_600_000, c.transactionTimeoutMs);
     assertEquals(600_000, c.restartBudgetMs);
-    // 6 x (120 s + 5 s) of failed checkpoints leave 47.5 minutes of downtime that recovery survives.
-    assertEquals(2_850_000, c.maxDowntimeMs());
+    // 6 x (120 s + 1 s) of failed checkpoints leave 47.9 minutes of downtime that recovery survives.
+    assertEquals(2_874_000, c.maxDowntimeMs());
     assertEquals("flink-clean-events.clean", c.transactionalIdPrefix);
     assertEquals(3_600_000, c.icebergSnapshotMaxAgeMs);
     assertEquals(10, c.icebergSnapshotsRetained);
@@ -35,6 +36,14 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void icebergCommitIntervalIsBoundedAndZeroMeansEveryCheckpoint() {
+    assertEquals(0, CleanJobConfig.parse(new String[] {"--iceberg-commit-interval-ms", "0"}).icebergCommitIntervalMs);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--iceberg-commit-interval-ms", "-1"}));
+    assertEquals("--iceberg-commit-interval-ms='-1': expected an integer in [0, 3600000]", e.getMessage());
+  }
+
+  @Test
   void overrides() {
     CleanJobConfig c = CleanJobConfig.parse(new String[] {"--clean-topic", "c1", "--parallelism", "1", "--job-name", "t"});
     assertEquals("c1", c.cleanTopic);
@@ -44,12 +53,12 @@ class CleanJobConfigTest {
 
   @Test
   void refusesATransactionTimeoutThatFailedCheckpointsAndARestartWouldOutlive() {
-    // 600 s (the old default) < 6 x 125 s of failed checkpoints + a 10-minute restart budget.
+    // 600 s (an old default) < 6 x 121 s of failed checkpoints + a 10-minute restart budget.
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "600000"}));
-    assertTrue(e.getMessage().contains("expected at least 1350000"), e.getMessage());
+    assertTrue(e.getMessage().contains("expected at least 1326000"), e.getMessage());
     CleanJobConfig c = CleanJobConfig.parse(new String[] {"--transaction-timeout-ms", "1350000"});
-    assertEquals(600_000, c.maxDowntimeMs());
+    assertEquals(624_000, c.maxDowntimeMs());
     assertThrows(IllegalArgumentException.class, () -> CleanJobConfig.parse(
         new String[] {"--transaction-timeout-ms", "1350000", "--checkpoint-interval-ms", "6000"}));
   }
