@@ -11,7 +11,8 @@ describe('probe config', () => {
     const c = config([]);
     expect(c.intervalMs).toBe(5000);
     expect(c.intervalJitter).toBe(0.5);
-    expect(c.pollMs).toBe(1000);
+    expect(c.pollMs).toBe(250);
+    expect(c.windowsPollMs).toBe(1000);
     expect(c.sloThresholdMs).toBe(10000);
     expect(c.metricsPort).toBe(9401);
     expect(c.clickhouseUrl).toBe('http://127.0.0.1:18123');

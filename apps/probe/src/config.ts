@@ -31,6 +31,7 @@ const ConfigSchema = z.object({
   intervalMs: intIn(100, 60_000),
   intervalJitter: numberIn(0, 0.9),
   pollMs: intIn(50, 60_000),
+  windowsPollMs: intIn(50, 60_000),
   sloThresholdMs: intIn(100, 600_000),
   forgetAfterMs: intIn(1_000, 86_400_000),
   layers: z
@@ -87,8 +88,14 @@ const OPTIONS = {
   pollMs: {
     flag: '--poll-ms',
     env: 'PROBE_POLL_MS',
+    default: '250',
+    help: 'how often ClickHouse is asked which probe events the valid and clean tables hold, while some are unseen, ms (bounds the freshness resolution)',
+  },
+  windowsPollMs: {
+    flag: '--windows-poll-ms',
+    env: 'PROBE_WINDOWS_POLL_MS',
     default: '1000',
-    help: 'how often ClickHouse is asked which probe events it holds, ms (bounds the freshness resolution)',
+    help: 'the same for the windows table, whose freshness is some seconds (its events are unseen nearly all the time, so a fast poll would query all the time)',
   },
   sloThresholdMs: {
     flag: '--slo-threshold-ms',

@@ -57,7 +57,10 @@ describe('probe run loop (fake clock)', () => {
   beforeEach(() => jest.useFakeTimers({ now: T0 }));
   afterEach(() => jest.useRealTimers());
 
-  async function start(p: ReturnType<typeof fakePipeline>) {
+  async function start(
+    p: ReturnType<typeof fakePipeline>,
+    poll = { pollMs: 1_000, windowsPollMs: 1_000 },
+  ) {
     const registry = new Registry();
     const metrics = createMetrics(registry);
     const tracker = new ProbeTracker({
@@ -80,7 +83,12 @@ describe('probe run loop (fake clock)', () => {
         signal.addEventListener('abort', done, { once: true });
       });
     const done = run({
-      config: { topic: 'clickstream.raw', intervalMs: 5_000, intervalJitter: 0, pollMs: 1_000 },
+      config: {
+        topic: 'clickstream.raw',
+        intervalMs: 5_000,
+        intervalJitter: 0,
+        ...poll,
+      },
       runId: 'probe-test',
       logger: quiet,
       frontDoors: [{ name: 'kafka', send: (r: OutRecord[]) => p.producer.send(r) }],
@@ -111,6 +119,30 @@ describe('probe run loop (fake clock)', () => {
     expect(await metric(registry, 'probe_newest_seen_age_seconds', 'windows')).toBe(10);
     expect(await metric(registry, 'probe_slo_events_total', 'windows')).toBe(11);
     expect(await metric(registry, 'probe_slo_good_total', 'windows')).toBe(11);
+    stop.abort();
+    await jest.advanceTimersByTimeAsync(1_000);
+    await done;
+  });
+
+  it('asks valid and clean every pollMs only while they have unseen events, and windows every windowsPollMs', async () => {
+    const p = fakePipeline({ events_valid: 1_000, events_clean: 2_000, agg_windows: 7_000 });
+    const asked = new Map<string, number>();
+    const query = p.warehouse.query.bind(p.warehouse);
+    p.warehouse.query = <T>(sql: string, params?: Record<string, unknown>): Promise<T[]> => {
+      const table = /FROM (\w+)/.exec(sql)?.[1] ?? '';
+      asked.set(table, (asked.get(table) ?? 0) + 1);
+      return query<T>(sql, params);
+    };
+    const { registry, stop, done } = await start(p, { pollMs: 250, windowsPollMs: 1_000 });
+    await jest.advanceTimersByTimeAsync(60_000);
+    // Each send is unseen in valid for 1 s and in clean for 2 s of every 5 s: about 5 and 9 asks per send at 250 ms.
+    expect(asked.get('events_valid')).toBeLessThanOrEqual(13 * 5);
+    expect(asked.get('events_clean')).toBeLessThanOrEqual(13 * 9);
+    // Windows always has an unseen event (7 s behind, a send every 5 s): once a second.
+    expect(asked.get('agg_windows')).toBeGreaterThanOrEqual(55);
+    expect(asked.get('agg_windows')).toBeLessThanOrEqual(61);
+    // Every clean event was judged good: seen within 2-2.25 s.
+    expect(await metric(registry, 'probe_slo_good_total', 'clean')).toBe(12);
     stop.abort();
     await jest.advanceTimersByTimeAsync(1_000);
     await done;
@@ -164,7 +196,13 @@ describe('probe run loop (fake clock)', () => {
     });
     const stop = new AbortController();
     const done = run({
-      config: { topic: 'clickstream.raw', intervalMs: 5_000, intervalJitter: 0, pollMs: 1_000 },
+      config: {
+        topic: 'clickstream.raw',
+        intervalMs: 5_000,
+        intervalJitter: 0,
+        pollMs: 1_000,
+        windowsPollMs: 1_000,
+      },
       runId: 'probe-test',
       logger: quiet,
       frontDoors: [door('kafka', true), door('http', false)],

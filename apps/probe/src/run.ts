@@ -20,7 +20,7 @@ export interface Logger {
 }
 
 export interface ProbeDeps {
-  config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'intervalJitter' | 'pollMs'>;
+  config: Pick<ProbeConfig, 'topic' | 'intervalMs' | 'intervalJitter' | 'pollMs' | 'windowsPollMs'>;
   runId: string;
   logger: Logger;
   /** The front doors, used in turn (probe seq modulo their number), each under its name. */
@@ -104,10 +104,16 @@ async function sendLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
 async function watchLoop(d: ProbeDeps, ranks: WindowRanks): Promise<void> {
   const failures = new Map<string, number>();
   const source: LayerSource = { warehouse: d.warehouse, runId: d.runId, ranks };
+  // A layer is asked only while it has unseen events, and the windows layer (seconds behind) less often.
+  const lastAsked = new Map<string, number>();
   while (!d.signal.aborted) {
     for (const layer of d.tracker.layers) {
       const from = d.tracker.watchFrom(layer);
       if (from === null) continue;
+      const every = layer === 'windows' ? d.config.windowsPollMs : d.config.pollMs;
+      const now = d.clock();
+      if (now - (lastAsked.get(layer) ?? -Infinity) < every) continue;
+      lastAsked.set(layer, now);
       try {
         const seqs = await LAYERS[layer].shownFrom(source, from);
         d.tracker.seen(layer, seqs, d.clock());
