@@ -1,24 +1,9 @@
 import { encodeWindowAggregate, HEADERS, type WindowAggregate } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import { latestPerKey, WINDOW_EMISSIONS } from './aggregates';
+import { AGG_T0 as T0, windowAggregate } from '../../test/aggregate-rows';
 
-const T0 = 1_700_000_000_000;
-
-function win(over: Partial<WindowAggregate> = {}): WindowAggregate {
-  return {
-    run_id: 'r1',
-    window_start: T0,
-    window_end: T0 + 10_000,
-    event_type: 'page_view',
-    event_count: 1,
-    amount_cents_sum: 0,
-    distinct_sessions: 1,
-    version: 1,
-    is_final: false,
-    emitted_at: T0,
-    ...over,
-  };
-}
+const win = windowAggregate;
 
 function rec(offset: number, w: WindowAggregate | Buffer, key?: string): InRecord {
   const value = Buffer.isBuffer(w) ? w : encodeWindowAggregate(w);

@@ -11,27 +11,15 @@ import { AGGREGATE_WANT, latestPerKey, SESSION_EMISSIONS, WINDOW_EMISSIONS } fro
 import type { FromSecondThread, ReduceTask, ToSecondThread } from './second-thread';
 import { Reductions } from './second-thread-reductions';
 import { RecordPacker, type RecordChunk } from './record-chunks';
+import { AGG_T0 as T0, sessionAggregate, windowAggregate } from '../../test/aggregate-rows';
 
-const T0 = 1_700_000_000_000;
 const ends = new Map([
   [0, 10],
   [1, 10],
 ]);
 
 function windowRec(offset: number, over: Partial<WindowAggregate>): InRecord {
-  const w: WindowAggregate = {
-    run_id: 'r1',
-    window_start: T0,
-    window_end: T0 + 10_000,
-    event_type: 'page_view',
-    event_count: 1,
-    amount_cents_sum: 0,
-    distinct_sessions: 1,
-    version: 1,
-    is_final: false,
-    emitted_at: T0,
-    ...over,
-  };
+  const w = windowAggregate(over);
   return {
     topic: 'agg.windows',
     partition: 1,
@@ -44,20 +32,7 @@ function windowRec(offset: number, over: Partial<WindowAggregate>): InRecord {
 }
 
 function session(over: Partial<SessionAggregate>): InRecord {
-  const s: SessionAggregate = {
-    run_id: 'r1',
-    session_id: 's-1',
-    session_start: T0,
-    session_end: T0 + 5000,
-    event_count: 3,
-    revenue_cents: 0,
-    converted: false,
-    version: 1,
-    is_final: false,
-    retracted: false,
-    emitted_at: T0,
-    ...over,
-  };
+  const s = sessionAggregate(over);
   return {
     topic: 'agg.sessions',
     partition: 0,
