@@ -16,12 +16,13 @@ export type { Timeliness } from './event/lateness';
 export {
   encodeEvent,
   decodeEvent,
+  readIngestTime,
   fingerprintOf,
   schemaOf,
   SINGLE_OBJECT_MAGIC,
   SINGLE_OBJECT_HEADER_BYTES,
 } from './event/wire';
-export type { DecodeResult } from './event/wire';
+export type { DecodeResult, IngestTimeResult } from './event/wire';
 export { validateEvent } from './event/validate';
 export type { ValidationResult } from './event/validate';
 export { REJECT_REASONS, isRejectReason } from './reasons';

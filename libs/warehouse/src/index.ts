@@ -25,8 +25,23 @@ export type { DdlFile } from './ddl';
 export { toEventRow, toValidRow, toCleanRow, toDlqRow, toRejectRow } from './rows';
 export type { HeaderMap } from './rows';
 export { seqsFrom, windowCountsFrom } from './probe-reads';
-export { readRunRows, readRunRecords, readRunIngestTimes, EVENT_TABLE_KEYS } from './run-rows';
-export type { RunRow, RunRows, RunRecord, RunRecords } from './run-rows';
+export {
+  readRunRows,
+  readRunRecords,
+  scanRunRecords,
+  readRunIngestTimes,
+  EVENT_TABLE_KEYS,
+} from './run-rows';
+export type {
+  RunRow,
+  RunRows,
+  RunRecord,
+  RunRecords,
+  RunRecordRow,
+  RunRecordsScan,
+} from './run-rows';
+export { RowBinaryRows, encodeRowBinary } from './row-binary';
+export type { RowBinaryType } from './row-binary';
 export { TABLES, TABLE_ROLES, DEFAULT_DATABASE, DASHBOARD_COPIES, PRODUCT_ROLLUP } from './tables';
 export type { TableName, TableRole } from './tables';
 export {

@@ -3,6 +3,7 @@
  * checker needs to tell real duplicates from rows ReplacingMergeTree has not merged yet.
  */
 import { TABLES, type EventTableRole } from './tables';
+import { RowBinaryRows, type RowBinaryType } from './row-binary';
 import type { Warehouse } from './types';
 
 /** The ORDER BY of each event table (infra/clickhouse/ddl): raw rows per key beyond one are unmerged duplicates. */
@@ -89,30 +90,124 @@ export interface RunRecords {
   otherRuns: number;
 }
 
+/** One row of scanRunRecords: a reused object, read during the visit. */
+export interface RunRecordRow {
+  seq: number;
+  partition: number;
+  offset: number;
+  /** Stored rows of this record: more than one are the loader's own at-least-once redeliveries. */
+  copies: number;
+  /** The topic the row was loaded from when it is not the one asked for, else null. */
+  otherTopic: string | null;
+  /** The reason (dlq) or the event_id (clean, late); null for valid. */
+  text: string | null;
+}
+
+export interface RunRecordsScan {
+  table: string;
+  /** Distinct source Kafka records of this run (rows visited). */
+  records: number;
+  /** This run's stored rows (the sum of copies). */
+  raw: number;
+  otherRuns: number;
+}
+
+/** The column holding each role's text, and the GROUP BY term that keeps it. */
+const TEXT_COLUMN: Record<EventTableRole, string | null> = {
+  valid: null,
+  dlq: 'reason',
+  clean: 'event_id',
+  late: 'event_id',
+};
+
+const RECORD_TYPES: readonly RowBinaryType[] = [
+  'Int64',
+  'UInt32',
+  'UInt64',
+  'UInt64',
+  'UInt8',
+  'String',
+  'String',
+];
+
 /**
  * This run's rows of an event table WITHOUT FINAL, grouped by the Kafka record each row was loaded
- * from. FINAL would collapse rows by the table key, and for the tables keyed on the event
- * (events_clean, events_late) that hides two different upstream records of one event as well as
- * the loader's redeliveries; grouping by (topic, partition, offset) collapses only the latter.
+ * from, handed to `visit` one at a time. FINAL would collapse rows by the table key, and for the
+ * tables keyed on the event (events_clean, events_late) that hides two different upstream records
+ * of one event as well as the loader's redeliveries; grouping by (topic, partition, offset)
+ * collapses only the latter. `topic` is the topic the table is fed from: a row's topic is sent
+ * only when it is another (RowBinary, every column cast to a fixed type, row-binary.ts).
  */
-export async function readRunRecords(
-  wh: Pick<Warehouse, 'query'>,
+export async function scanRunRecords(
+  wh: Pick<Warehouse, 'query' | 'queryStream'>,
   role: EventTableRole,
   runId: string,
-): Promise<RunRecords> {
+  topic: string,
+  visit: (r: RunRecordRow) => void,
+): Promise<RunRecordsScan> {
   const table = TABLES[role];
-  const run = { run: runId };
-  const extra = EXTRA_COLUMN[role];
-  const records = await wh.query<RunRecord>(
-    `SELECT toInt64(seq) AS seq${extra}, kafka_topic, kafka_partition, kafka_offset, count() AS copies FROM ${table} WHERE run_id = {run:String} GROUP BY seq${extra}, kafka_topic, kafka_partition, kafka_offset`,
-    run,
+  const text = TEXT_COLUMN[role];
+  const params = { run: runId, topic };
+  const body = await wh.queryStream(
+    `SELECT toInt64(seq), toUInt32(kafka_partition), toUInt64(kafka_offset), toUInt64(count()), ` +
+      `toUInt8(kafka_topic != {topic:String}), if(kafka_topic != {topic:String}, kafka_topic, ''), ` +
+      `${text === null ? "''" : `toString(${text})`} ` +
+      `FROM ${table} WHERE run_id = {run:String} ` +
+      `GROUP BY seq${text === null ? '' : `, ${text}`}, kafka_topic, kafka_partition, kafka_offset FORMAT RowBinary`,
+    params,
   );
+  const row: RunRecordRow = {
+    seq: 0,
+    partition: 0,
+    offset: 0,
+    copies: 0,
+    otherTopic: null,
+    text: null,
+  };
+  let raw = 0;
+  const parser = new RowBinaryRows(RECORD_TYPES, (v) => {
+    row.seq = v[0] as number;
+    row.partition = v[1] as number;
+    row.offset = v[2] as number;
+    row.copies = v[3] as number;
+    row.otherTopic = v[4] === 1 ? (v[5] as string) : null;
+    row.text = text === null ? null : (v[6] as string);
+    raw += row.copies;
+    visit(row);
+  });
+  for await (const chunk of body) parser.push(chunk);
+  parser.end();
   const [totals] = await wh.query<{ other_runs: number }>(
     `SELECT count() AS other_runs FROM ${table} WHERE run_id != {run:String}`,
-    run,
+    { run: runId },
   );
-  const raw = records.reduce((n, r) => n + Number(r.copies), 0);
-  return { table, records, raw, otherRuns: Number(totals?.other_runs ?? 0) };
+  return { table, records: parser.rows, raw, otherRuns: Number(totals?.other_runs ?? 0) };
+}
+
+/**
+ * This run's records of an event table as objects (scanRunRecords, collected): one entry per
+ * source Kafka record.
+ */
+export async function readRunRecords(
+  wh: Pick<Warehouse, 'query' | 'queryStream'>,
+  role: EventTableRole,
+  runId: string,
+  topic: string,
+): Promise<RunRecords> {
+  const records: RunRecord[] = [];
+  const textKey = role === 'dlq' ? 'reason' : 'event_id';
+  const scan = await scanRunRecords(wh, role, runId, topic, (r) => {
+    const record: RunRecord = {
+      seq: r.seq,
+      kafka_topic: r.otherTopic ?? topic,
+      kafka_partition: r.partition,
+      kafka_offset: r.offset,
+      copies: r.copies,
+    };
+    if (r.text !== null) record[textKey] = r.text;
+    records.push(record);
+  });
+  return { table: scan.table, records, raw: scan.raw, otherRuns: scan.otherRuns };
 }
 
 /**

@@ -36,6 +36,12 @@ export interface Warehouse {
   insertRows(table: string, rows: readonly object[]): Promise<void>;
   /** Runs a SELECT and returns its rows; `{name:Type}` placeholders are bound client-side (18.16 has no server-side parameters). 64-bit integers come back as JS numbers. */
   query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  /**
+   * Runs a SELECT whose SQL names its output FORMAT (RowBinary, say) and gives the response body as
+   * it arrives: for readers of millions of rows that decode them without an object per row.
+   * Placeholders are bound as for query.
+   */
+  queryStream(sql: string, params?: Params): Promise<AsyncIterable<Buffer>>;
   /** Runs a statement that returns no rows (DDL, DROP, OPTIMIZE). */
   command(sql: string, params?: Params): Promise<void>;
   /** True when the server answers /ping. Never throws. */

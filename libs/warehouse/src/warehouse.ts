@@ -99,6 +99,12 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
 
     query,
 
+    async queryStream(sql: string, params?: Params): Promise<AsyncIterable<Buffer>> {
+      // wait_end_of_query (above): an error is the request's, never a body cut short with a 200.
+      const result = await client.exec({ query: bindParams(sql, params) });
+      return result.stream as AsyncIterable<Buffer>;
+    },
+
     async command(sql: string, params?: Params): Promise<void> {
       await client.command({ query: bindParams(sql, params) });
     },

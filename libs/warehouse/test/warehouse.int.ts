@@ -195,12 +195,13 @@ describe('warehouse against a real ClickHouse', () => {
   it('readRunRecords: one entry per source Kafka record, the loader redeliveries as copies, without FINAL', async () => {
     const run = uniqueName('run');
     const e = event(8, run);
-    const at = (offset: number, insertedAt: number) =>
-      toEventRow(e, { topic: 'c', partition: 1, offset, timestamp: 1_760_000_000_000 }, insertedAt);
-    // Offset 20 loaded twice (a redelivery), offset 21 a second upstream record of the same event.
-    await wh.insertRows(TABLES.clean, [at(20, 1), at(20, 2), at(21, 3)]);
-    const read = await readRunRecords(wh, 'clean', run);
-    expect(read).toMatchObject({ table: TABLES.clean, raw: 3 });
+    const at = (offset: number, insertedAt: number, topic = 'c') =>
+      toEventRow(e, { topic, partition: 1, offset, timestamp: 1_760_000_000_000 }, insertedAt);
+    // Offset 20 loaded twice (a redelivery), offset 21 a second upstream record of the same event,
+    // and one row loaded from a topic the table is not fed from (its name comes back).
+    await wh.insertRows(TABLES.clean, [at(20, 1), at(20, 2), at(21, 3), at(2 ** 40, 4, 'other-ü')]);
+    const read = await readRunRecords(wh, 'clean', run, 'c');
+    expect(read).toMatchObject({ table: TABLES.clean, raw: 4 });
     expect(
       read.records
         .map((r) => ({ ...r, copies: Number(r.copies) }))
@@ -220,6 +221,14 @@ describe('warehouse against a real ClickHouse', () => {
         kafka_topic: 'c',
         kafka_partition: 1,
         kafka_offset: 21,
+        copies: 1,
+      },
+      {
+        seq: 8,
+        event_id: e.event_id,
+        kafka_topic: 'other-ü',
+        kafka_partition: 1,
+        kafka_offset: 2 ** 40,
         copies: 1,
       },
     ]);

@@ -8,18 +8,20 @@
  */
 
 import {
-  readRunRecords,
+  scanRunRecords,
   TABLES,
   type EventTableRole,
+  type RunRecordRow,
   type RunRecords,
+  type RunRecordsScan,
   type Warehouse,
 } from '@clickstream/warehouse';
 import { SeqList, toIndexSeq, type LayerContents, type LayerRead } from '../core/contents';
 import { DEFAULT_EXAMPLES, EvidenceCollector } from '../core/evidence';
 import type { LayerKind } from '../core/expectation';
 
-/** The one call of the warehouse handle this adapter needs. */
-export type SqlSource = Pick<Warehouse, 'query'>;
+/** The calls of the warehouse handle this adapter needs. */
+export type SqlSource = Pick<Warehouse, 'query' | 'queryStream'>;
 
 export interface ClickHouseLayerOptions {
   /** The event table of the layer (its name, key and columns are the warehouse's). */
@@ -37,8 +39,9 @@ export async function readClickHouseLayer(
 ): Promise<LayerRead> {
   const started = Date.now();
   try {
-    const read = await readRunRecords(sql, o.role, o.runId);
-    return { ok: true, contents: toContents(read, o, Date.now() - started) };
+    const contents = new ContentsBuilder(o, TABLES[o.role]);
+    const scan = await scanRunRecords(sql, o.role, o.runId, o.topic, (r) => contents.add(r));
+    return { ok: true, contents: contents.finish(scan, Date.now() - started) };
   } catch (err) {
     return {
       ok: false,
@@ -48,53 +51,93 @@ export async function readClickHouseLayer(
   }
 }
 
-/** A run's records of one table reduced to the core's contents; pure, so it is unit-tested. */
+/** A run's records of one table reduced, one at a time, to the core's contents. */
+class ContentsBuilder {
+  private readonly seqs = new SeqList();
+  private readonly reasons: (string | null)[] = [];
+  private readonly eventIds: (string | null)[] = [];
+  private readonly wrongTopic: EvidenceCollector;
+  private readonly redelivered = new EvidenceCollector(3);
+
+  constructor(
+    private readonly o: Pick<ClickHouseLayerOptions, 'kind' | 'topic' | 'examples'>,
+    private readonly table: string,
+  ) {
+    this.wrongTopic = new EvidenceCollector(o.examples ?? DEFAULT_EXAMPLES);
+  }
+
+  add(r: RunRecordRow): void {
+    const seq = toIndexSeq(r.seq);
+    if (r.copies > 1)
+      this.redelivered.add(
+        { seq, partition: r.partition, offset: r.offset, rows: r.copies },
+        r.copies - 1,
+      );
+    if (r.otherTopic !== null) {
+      this.wrongTopic.add({
+        seq,
+        why: `row loaded from topic ${JSON.stringify(r.otherTopic)}; ${this.table} is fed from ${JSON.stringify(this.o.topic)}`,
+      });
+      return;
+    }
+    this.seqs.push(seq);
+    if (this.o.kind === 'dlq') this.reasons.push(r.text);
+    else if (this.o.kind === 'clean') this.eventIds.push(r.text);
+  }
+
+  finish(scan: RunRecordsScan, readMs: number): LayerContents {
+    const notes = [
+      `table ${scan.table}: ${scan.raw} stored row(s) of this run (read without FINAL), ${scan.records} distinct Kafka record(s)`,
+    ];
+    if (this.redelivered.count > 0) {
+      // Same topic, partition and offset: the loader wrote one record twice (at-least-once); FINAL
+      // or a merge collapses it, and it is never a duplicate of the event.
+      const e = this.redelivered.toEvidence();
+      notes.push(
+        `${e.count} stored row(s) are the loader's redeliveries of a record already counted (same topic/partition/offset), e.g. ${JSON.stringify(e.examples)}`,
+      );
+    }
+    const contents: LayerContents = {
+      seqs: this.seqs.toArray(),
+      foreign: scan.otherRuns,
+      notes,
+      readMs,
+    };
+    if (this.wrongTopic.count > 0) contents.unexpected = this.wrongTopic.toEvidence();
+    if (this.o.kind === 'dlq') contents.reasons = this.reasons;
+    if (this.o.kind === 'clean') contents.eventIds = this.eventIds;
+    return contents;
+  }
+}
+
+/** A run's records of one table (as objects) reduced to the core's contents; pure, so it is unit-tested. */
 export function toContents(
   read: RunRecords,
   o: Pick<ClickHouseLayerOptions, 'kind' | 'topic' | 'examples'>,
   readMs: number,
 ): LayerContents {
-  const { table, records } = read;
-  const seqs = new SeqList();
-  const reasons: (string | null)[] = [];
-  const eventIds: (string | null)[] = [];
-  const wrongTopic = new EvidenceCollector(o.examples ?? DEFAULT_EXAMPLES);
-  const redelivered = new EvidenceCollector(3);
-  for (const r of records) {
-    const seq = toIndexSeq(r.seq);
-    const copies = Number(r.copies);
-    if (copies > 1)
-      redelivered.add(
-        { seq, partition: r.kafka_partition, offset: r.kafka_offset, rows: copies },
-        copies - 1,
-      );
-    if (r.kafka_topic !== o.topic) {
-      wrongTopic.add({
-        seq,
-        why: `row loaded from topic ${JSON.stringify(r.kafka_topic)}; ${table} is fed from ${JSON.stringify(o.topic)}`,
-      });
-      continue;
-    }
-    seqs.push(seq);
-    reasons.push(r.reason ?? null);
-    eventIds.push(r.event_id ?? null);
+  const b = new ContentsBuilder(o, read.table);
+  const row: RunRecordRow = {
+    seq: 0,
+    partition: 0,
+    offset: 0,
+    copies: 0,
+    otherTopic: null,
+    text: null,
+  };
+  for (const r of read.records) {
+    row.seq = r.seq;
+    row.partition = r.kafka_partition;
+    row.offset = r.kafka_offset;
+    row.copies = Number(r.copies);
+    row.otherTopic = r.kafka_topic === o.topic ? null : r.kafka_topic;
+    row.text = (o.kind === 'dlq' ? r.reason : r.event_id) ?? null;
+    b.add(row);
   }
-  const notes = [
-    `table ${table}: ${read.raw} stored row(s) of this run (read without FINAL), ${records.length} distinct Kafka record(s)`,
-  ];
-  if (redelivered.count > 0) {
-    // Same topic, partition and offset: the loader wrote one record twice (at-least-once); FINAL
-    // or a merge collapses it, and it is never a duplicate of the event.
-    const e = redelivered.toEvidence();
-    notes.push(
-      `${e.count} stored row(s) are the loader's redeliveries of a record already counted (same topic/partition/offset), e.g. ${JSON.stringify(e.examples)}`,
-    );
-  }
-  const contents: LayerContents = { seqs: seqs.toArray(), foreign: read.otherRuns, notes, readMs };
-  if (wrongTopic.count > 0) contents.unexpected = wrongTopic.toEvidence();
-  if (o.kind === 'dlq') contents.reasons = reasons;
-  if (o.kind === 'clean') contents.eventIds = eventIds;
-  return contents;
+  return b.finish(
+    { table: read.table, records: read.records.length, raw: read.raw, otherRuns: read.otherRuns },
+    readMs,
+  );
 }
 
 /** The event table and content kind of each ClickHouse layer (the topic it is fed from comes from the config). */

@@ -1,6 +1,6 @@
 /**
  * Each event's observed ingest_time (stamped by the gatekeeper from the broker's LogAppendTime), by
- * seq, out of an events.valid layer read (adapters/kafka.ts decodes each value once, for both).
+ * seq, out of an events.valid layer read (adapters/kafka.ts reads each value's ingest_time once, for both).
  */
 
 import type { IngestRead } from '../core/reconcile-timed';

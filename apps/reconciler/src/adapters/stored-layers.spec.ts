@@ -1,3 +1,5 @@
+import { Readable } from 'stream';
+import { encodeRowBinary } from '@clickstream/warehouse';
 import type { LedgerRow } from '@clickstream/contracts';
 import type { LayerContents, LayerRead } from '../core/contents';
 import { NO_SEQ, SEQ_OUT_OF_RANGE } from '../core/contents';
@@ -97,10 +99,16 @@ describe('readStoredLayers', () => {
     const source: SqlSource = {
       query: <T>(q: string): Promise<T[]> => {
         queries.push(q);
-        if (q.includes('run_id !=')) return Promise.resolve([{ other_runs: 1 }] as T[]);
-        return Promise.resolve([
-          { seq: 0, kafka_topic: 'events.valid', kafka_partition: 0, kafka_offset: 0, copies: 1 },
-        ] as T[]);
+        return Promise.resolve([{ other_runs: 1 }] as T[]);
+      },
+      queryStream: (q: string) => {
+        queries.push(q);
+        // seq 0 at partition 0, offset 0, one copy, from the table's own topic.
+        const row = encodeRowBinary(
+          ['Int64', 'UInt32', 'UInt64', 'UInt64', 'UInt8', 'String', 'String'],
+          [[0, 0, 0, 1, 0, '', '']],
+        );
+        return Promise.resolve(Readable.from([row]));
       },
     };
     const done: string[] = [];

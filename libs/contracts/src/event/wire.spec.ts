@@ -1,6 +1,13 @@
 import { Type } from 'avsc';
 import fc from 'fast-check';
-import { decodeEvent, encodeEvent, fingerprintOf, schemaOf, SINGLE_OBJECT_MAGIC } from './wire';
+import {
+  decodeEvent,
+  encodeEvent,
+  fingerprintOf,
+  readIngestTime,
+  schemaOf,
+  SINGLE_OBJECT_MAGIC,
+} from './wire';
 import { MAX_EVENT_BYTES, SCHEMA_VERSIONS } from './types';
 import { REJECT_REASONS } from '../reasons';
 import { NOW, sampleEvent } from '../../test/fixtures';
@@ -265,5 +272,70 @@ describe('decodeEvent never throws', () => {
     const copy = new Uint8Array(bytes.length + 4).subarray(2, 2 + bytes.length);
     copy.set(bytes);
     expect(decodeEvent(copy as Buffer, { ingestTime: NOW }).ok).toBe(true);
+  });
+});
+
+describe('readIngestTime: only the ingest_time, as decodeEvent would read it', () => {
+  it('reads v2 ingest_time, null from v2 without one, null from v1', () => {
+    const e = { ...sampleEvent(), ingest_time: NOW + 7 };
+    expect(readIngestTime(encodeEvent(e, 2))).toEqual({
+      ok: true,
+      ingestTime: NOW + 7,
+      version: 2,
+    });
+    expect(readIngestTime(encodeEvent({ ...e, ingest_time: null }, 2))).toEqual({
+      ok: true,
+      ingestTime: null,
+      version: 2,
+    });
+    expect(readIngestTime(encodeEvent(e, 1))).toEqual({ ok: true, ingestTime: null, version: 1 });
+  });
+
+  it.each<[string, () => Buffer | null, string]>([
+    ['no value', () => null, 'empty'],
+    ['zero bytes', () => Buffer.alloc(0), 'empty'],
+    ['other magic', () => Buffer.from('{"json":true}'), 'bad_magic'],
+    [
+      'an unknown fingerprint',
+      () => Buffer.concat([SINGLE_OBJECT_MAGIC, Buffer.alloc(9)]),
+      'unknown_fingerprint',
+    ],
+    ['a cut body', () => valid().subarray(0, valid().length - 3), 'truncated'],
+    ['a byte after the record', () => Buffer.concat([valid(), Buffer.from([0])]), 'trailing_bytes'],
+  ])('%s: refused as decodeEvent refuses it', (_name, bytes, reason) => {
+    const r = readIngestTime(bytes());
+    expect(r.ok ? 'ok' : r.reason).toBe(reason);
+    expect(reasonOf(bytes())).toBe(reason);
+  });
+
+  it('agrees with decodeEvent on whole and mutated encodings of any event', () => {
+    fc.assert(
+      fc.property(
+        anyEvent,
+        version,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+        (event, v, edits) => {
+          const bytes = Buffer.from(encodeEvent(event, v));
+          for (const [at, byte] of edits) {
+            const i = 10 + (at % (bytes.length - 10));
+            bytes[i] = byte;
+          }
+          const full = decodeEvent(bytes, { ingestTime: NOW });
+          const r = readIngestTime(bytes);
+          // A body decodeEvent reads whole (valid or not by the contract) has its ingest_time read.
+          if (full.ok)
+            expect(r).toEqual({ ok: true, ingestTime: full.event.ingest_time, version: v });
+          if (edits.length === 0)
+            expect(r).toEqual({
+              ok: true,
+              ingestTime: v === 2 ? event.ingest_time : null,
+              version: v,
+            });
+          // A failure is decodeEvent's, with its reason.
+          if (!r.ok) expect(full.ok ? 'ok' : full.reason).toBe(r.reason);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** The wire format of the event: Avro single-object encoding (C3 01, 8-byte fingerprint, body), decoded without ever throwing. */
 
+import { Type } from 'avsc';
 import { walkAvro } from './avro-walk';
 import type { RejectReason } from '../reasons';
 import { schemaEntries, schemaEntry, type SchemaEntry } from './registry';
@@ -142,7 +143,8 @@ function decodeBody(bytes: Buffer, entry: SchemaEntry, ingestTime: number): Deco
   return valid.ok ? { ok: true, event, version: entry.version } : valid;
 }
 
-function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
+/** The single-object header checked: the body's bytes and its schema, or why not. */
+function framed(input: unknown): { bytes: Buffer; entry: SchemaEntry } | DecodeResult {
   if (input === null || input === undefined) return reject('empty', 'no value');
   if (!(input instanceof Uint8Array))
     return reject('bad_magic', `value is a ${typeof input}, not bytes`);
@@ -171,7 +173,12 @@ function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
       `fingerprint ${bytes.subarray(2, SINGLE_OBJECT_HEADER_BYTES).toString('hex')} is not a released schema version`,
     );
   }
-  return decodeBody(bytes, entry, ingestTime);
+  return { bytes, entry };
+}
+
+function decodeChecked(input: unknown, ingestTime: number): DecodeResult {
+  const f = framed(input);
+  return 'ok' in f ? f : decodeBody(f.bytes, f.entry, ingestTime);
 }
 
 /**
@@ -192,4 +199,66 @@ export function decodeEvent(
       `unexpected decode failure: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+}
+
+export type IngestTimeResult =
+  | { ok: true; ingestTime: number | null; version: SchemaVersion }
+  | { ok: false; reason: RejectReason; detail: string };
+
+/**
+ * A reader schema of one field, ingest_time, resolved against each released version: avsc skips
+ * every other field of the writer's body without building it (v1 has no ingest_time: null).
+ */
+const INGEST_TIME_READERS = new Map(
+  BY_FINGERPRINT.map((e) => {
+    const full = e.schema as { name: string; namespace?: string };
+    const reader = Type.forSchema(
+      {
+        type: 'record',
+        name: full.name,
+        ...(full.namespace === undefined ? {} : { namespace: full.namespace }),
+        fields: [
+          {
+            name: 'ingest_time',
+            type: ['null', { type: 'long', logicalType: 'timestamp-millis' }],
+            default: null,
+          },
+        ],
+      } as Parameters<typeof Type.forSchema>[0],
+      { wrapUnions: false },
+    );
+    return [e.version, { reader, resolver: reader.createResolver(e.type) }] as const;
+  }),
+);
+
+/**
+ * The ingest_time of an event value, without building the rest (for readers of events.valid that
+ * need only it, like the reconciler): the header is checked as decodeEvent checks it, then avsc
+ * reads the body with a one-field reader schema, skipping every other field. A body it reads to its
+ * exact end gives its ingest_time, with no further check: the skip does not look at what it skips
+ * (enum and union indexes, the int range, the contract rules), so whether the event is valid stays
+ * decodeEvent's question. Any other body (short, long, unreadable) is decoded in full by
+ * decodeEvent, so a failure has decodeEvent's reason. Never throws; ingestTime is null for a
+ * version without it (v1) or a null one.
+ */
+export function readIngestTime(bytes: Buffer | null | undefined): IngestTimeResult {
+  const f = framed(bytes);
+  if ('ok' in f) return f as IngestTimeResult;
+  const { reader, resolver } = INGEST_TIME_READERS.get(f.entry.version) as {
+    reader: Type;
+    resolver: ReturnType<Type['createResolver']>;
+  };
+  try {
+    const d = reader.decode(f.bytes, SINGLE_OBJECT_HEADER_BYTES, resolver);
+    if (d.offset === f.bytes.length) {
+      const t = (d.value as { ingest_time: number | null }).ingest_time;
+      return { ok: true, ingestTime: t ?? null, version: f.entry.version };
+    }
+  } catch {
+    // decodeEvent below says what is wrong.
+  }
+  const full = decodeEvent(f.bytes);
+  return full.ok
+    ? { ok: true, ingestTime: full.event.ingest_time ?? null, version: full.version }
+    : full;
 }
