@@ -29,6 +29,7 @@ export {
   readRunRows,
   readRunRecords,
   scanRunRecords,
+  newRunRecordRow,
   readRunIngestTimes,
   EVENT_TABLE_KEYS,
 } from './run-rows';

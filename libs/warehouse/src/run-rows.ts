@@ -103,6 +103,11 @@ export interface RunRecordRow {
   text: string | null;
 }
 
+/** A RunRecordRow to fill in (scanRunRecords reuses one; so can a caller that maps its own rows). */
+export function newRunRecordRow(): RunRecordRow {
+  return { seq: 0, partition: 0, offset: 0, copies: 0, otherTopic: null, text: null };
+}
+
 export interface RunRecordsScan {
   table: string;
   /** Distinct source Kafka records of this run (rows visited). */
@@ -156,14 +161,7 @@ export async function scanRunRecords(
       `GROUP BY seq${text === null ? '' : `, ${text}`}, kafka_topic, kafka_partition, kafka_offset FORMAT RowBinary`,
     params,
   );
-  const row: RunRecordRow = {
-    seq: 0,
-    partition: 0,
-    offset: 0,
-    copies: 0,
-    otherTopic: null,
-    text: null,
-  };
+  const row = newRunRecordRow();
   let raw = 0;
   const parser = new RowBinaryRows(RECORD_TYPES, (v) => {
     row.seq = v[0] as number;

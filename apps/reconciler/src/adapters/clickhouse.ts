@@ -8,6 +8,7 @@
  */
 
 import {
+  newRunRecordRow,
   scanRunRecords,
   TABLES,
   type EventTableRole,
@@ -117,14 +118,7 @@ export function toContents(
   readMs: number,
 ): LayerContents {
   const b = new ContentsBuilder(o, read.table);
-  const row: RunRecordRow = {
-    seq: 0,
-    partition: 0,
-    offset: 0,
-    copies: 0,
-    otherTopic: null,
-    text: null,
-  };
+  const row = newRunRecordRow();
   for (const r of read.records) {
     row.seq = r.seq;
     row.partition = r.kafka_partition;
