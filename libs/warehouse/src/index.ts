@@ -29,7 +29,7 @@ export {
   readRunRows,
   readRunRecords,
   scanRunRecords,
-  newRunRecordRow,
+  runRecordsRowBinary,
   readRunIngestTimes,
   EVENT_TABLE_KEYS,
 } from './run-rows';

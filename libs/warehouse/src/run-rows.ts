@@ -3,7 +3,7 @@
  * checker needs to tell real duplicates from rows ReplacingMergeTree has not merged yet.
  */
 import { TABLES, type EventTableRole } from './tables';
-import { RowBinaryRows, type RowBinaryType } from './row-binary';
+import { encodeRowBinary, RowBinaryRows, type RowBinaryType } from './row-binary';
 import type { Warehouse } from './types';
 
 /** The ORDER BY of each event table (infra/clickhouse/ddl): raw rows per key beyond one are unmerged duplicates. */
@@ -103,11 +103,6 @@ export interface RunRecordRow {
   text: string | null;
 }
 
-/** A RunRecordRow to fill in (scanRunRecords reuses one; so can a caller that maps its own rows). */
-export function newRunRecordRow(): RunRecordRow {
-  return { seq: 0, partition: 0, offset: 0, copies: 0, otherTopic: null, text: null };
-}
-
 export interface RunRecordsScan {
   table: string;
   /** Distinct source Kafka records of this run (rows visited). */
@@ -161,7 +156,14 @@ export async function scanRunRecords(
       `GROUP BY seq${text === null ? '' : `, ${text}`}, kafka_topic, kafka_partition, kafka_offset FORMAT RowBinary`,
     params,
   );
-  const row = newRunRecordRow();
+  const row: RunRecordRow = {
+    seq: 0,
+    partition: 0,
+    offset: 0,
+    copies: 0,
+    otherTopic: null,
+    text: null,
+  };
   let raw = 0;
   const parser = new RowBinaryRows(RECORD_TYPES, (v) => {
     row.seq = v[0] as number;
@@ -206,6 +208,31 @@ export async function readRunRecords(
     records.push(record);
   });
   return { table: scan.table, records, raw: scan.raw, otherRuns: scan.otherRuns };
+}
+
+/**
+ * The RowBinary body scanRunRecords's query answers with for these records of a table fed from
+ * `topic`: for test doubles of the warehouse (`queryStream`), so that its column layout is stated
+ * only here.
+ */
+export function runRecordsRowBinary(
+  records: readonly RunRecord[],
+  role: EventTableRole,
+  topic: string,
+): Buffer {
+  const text = TEXT_COLUMN[role];
+  return encodeRowBinary(
+    RECORD_TYPES,
+    records.map((r) => [
+      r.seq,
+      r.kafka_partition,
+      r.kafka_offset,
+      r.copies,
+      r.kafka_topic === topic ? 0 : 1,
+      r.kafka_topic === topic ? '' : r.kafka_topic,
+      text === null ? '' : ((text === 'reason' ? r.reason : r.event_id) ?? ''),
+    ]),
+  );
 }
 
 /**

@@ -8,12 +8,10 @@
  */
 
 import {
-  newRunRecordRow,
   scanRunRecords,
   TABLES,
   type EventTableRole,
   type RunRecordRow,
-  type RunRecords,
   type RunRecordsScan,
   type Warehouse,
 } from '@clickstream/warehouse';
@@ -52,7 +50,7 @@ export async function readClickHouseLayer(
   }
 }
 
-/** A run's records of one table reduced, one at a time, to the core's contents. */
+/** A run's records of one table reduced, one at a time, to the core's contents (tested through readClickHouseLayer). */
 class ContentsBuilder {
   private readonly seqs = new SeqList();
   private readonly reasons: (string | null)[] = [];
@@ -109,29 +107,6 @@ class ContentsBuilder {
     if (this.o.kind === 'clean') contents.eventIds = this.eventIds;
     return contents;
   }
-}
-
-/** A run's records of one table (as objects) reduced to the core's contents; pure, so it is unit-tested. */
-export function toContents(
-  read: RunRecords,
-  o: Pick<ClickHouseLayerOptions, 'kind' | 'topic' | 'examples'>,
-  readMs: number,
-): LayerContents {
-  const b = new ContentsBuilder(o, read.table);
-  const row = newRunRecordRow();
-  for (const r of read.records) {
-    row.seq = r.seq;
-    row.partition = r.kafka_partition;
-    row.offset = r.kafka_offset;
-    row.copies = Number(r.copies);
-    row.otherTopic = r.kafka_topic === o.topic ? null : r.kafka_topic;
-    row.text = (o.kind === 'dlq' ? r.reason : r.event_id) ?? null;
-    b.add(row);
-  }
-  return b.finish(
-    { table: read.table, records: read.records.length, raw: read.raw, otherRuns: read.otherRuns },
-    readMs,
-  );
 }
 
 /** The event table and content kind of each ClickHouse layer (the topic it is fed from comes from the config). */

@@ -1,5 +1,5 @@
 import { Readable } from 'stream';
-import { encodeRowBinary } from '@clickstream/warehouse';
+import { runRecordsRowBinary } from '@clickstream/warehouse';
 import type { LedgerRow } from '@clickstream/contracts';
 import type { LayerContents, LayerRead } from '../core/contents';
 import { NO_SEQ, SEQ_OUT_OF_RANGE } from '../core/contents';
@@ -103,10 +103,10 @@ describe('readStoredLayers', () => {
       },
       queryStream: (q: string) => {
         queries.push(q);
-        // seq 0 at partition 0, offset 0, one copy, from the table's own topic.
-        const row = encodeRowBinary(
-          ['Int64', 'UInt32', 'UInt64', 'UInt64', 'UInt8', 'String', 'String'],
-          [[0, 0, 0, 1, 0, '', '']],
+        const row = runRecordsRowBinary(
+          [{ seq: 0, kafka_topic: 'events.valid', kafka_partition: 0, kafka_offset: 0, copies: 1 }],
+          'valid',
+          'events.valid',
         );
         return Promise.resolve(Readable.from([row]));
       },

@@ -18,6 +18,12 @@ export interface SchemaEntry {
   fingerprint: Buffer;
   /** Reads data written with this version as the canonical version (undefined for the canonical one itself). */
   toCanonical: ReturnType<Type['createResolver']> | undefined;
+  /**
+   * Reads only ingest_time out of data written with this version: a record of that one field (the
+   * canonical version's, null by default, so v1 data reads null), resolved against this version,
+   * so avsc skips every other field instead of building it (wire.ts, readIngestTime).
+   */
+  ingestTime: { type: Type; resolver: ReturnType<Type['createResolver']> };
 }
 
 /** Works from src (ts-jest) and from dist (the build copies src/event/schemas to dist/event/schemas). */
@@ -36,8 +42,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function load(): Map<SchemaVersion, SchemaEntry> {
-  const entries = new Map<SchemaVersion, SchemaEntry>();
-  for (const version of SCHEMA_VERSIONS) {
+  const parsed = SCHEMA_VERSIONS.map((version) => {
     const schema = deepFreeze(JSON.parse(fs.readFileSync(schemaFile(version), 'utf8')) as object);
     // avsc copies what it needs from the schema, so freezing the shared JSON does not bother it.
     const type = Type.forSchema(structuredClone(schema) as Parameters<typeof Type.forSchema>[0], {
@@ -45,23 +50,35 @@ function load(): Map<SchemaVersion, SchemaEntry> {
     });
     // avsc's schema() without options is the Parsing Canonical Form (checked against the spec's vectors in crc64.spec.ts).
     const canonicalForm = JSON.stringify(type.schema());
-    entries.set(version, {
-      version,
-      schema,
-      type,
-      canonicalForm,
-      fingerprint: crc64AvroBytes(canonicalForm),
-      toCanonical: undefined,
-    });
-  }
-  const canonical = entries.get(CANONICAL_VERSION);
+    return { version, schema, type, canonicalForm, fingerprint: crc64AvroBytes(canonicalForm) };
+  });
+  const canonical = parsed.find((e) => e.version === CANONICAL_VERSION);
   if (!canonical)
     throw new Error(`CANONICAL_VERSION ${CANONICAL_VERSION} is not in SCHEMA_VERSIONS`);
-  for (const entry of entries.values()) {
-    if (entry.version !== CANONICAL_VERSION)
-      entry.toCanonical = canonical.type.createResolver(entry.type);
-  }
-  return entries;
+  const ingestTime = ingestTimeType(canonical.schema);
+  return new Map(
+    parsed.map((e) => [
+      e.version,
+      {
+        ...e,
+        toCanonical:
+          e.version === CANONICAL_VERSION ? undefined : canonical.type.createResolver(e.type),
+        ingestTime: { type: ingestTime, resolver: ingestTime.createResolver(e.type) },
+      },
+    ]),
+  );
+}
+
+/** The canonical record with its ingest_time field alone (same name, so it resolves against every version). */
+function ingestTimeType(canonical: object): Type {
+  const { fields, ...record } = structuredClone(canonical) as {
+    fields: { name: string }[];
+  };
+  const field = fields.find((f) => f.name === 'ingest_time');
+  if (!field) throw new Error(`the canonical schema v${CANONICAL_VERSION} has no ingest_time`);
+  return Type.forSchema({ ...record, fields: [field] } as Parameters<typeof Type.forSchema>[0], {
+    wrapUnions: false,
+  });
 }
 
 const ENTRIES = load();

@@ -1,6 +1,5 @@
 /** The wire format of the event: Avro single-object encoding (C3 01, 8-byte fingerprint, body), decoded without ever throwing. */
 
-import { Type } from 'avsc';
 import { walkAvro } from './avro-walk';
 import type { RejectReason } from '../reasons';
 import { schemaEntries, schemaEntry, type SchemaEntry } from './registry';
@@ -203,33 +202,7 @@ export function decodeEvent(
 
 export type IngestTimeResult =
   | { ok: true; ingestTime: number | null; version: SchemaVersion }
-  | { ok: false; reason: RejectReason; detail: string };
-
-/**
- * A reader schema of one field, ingest_time, resolved against each released version: avsc skips
- * every other field of the writer's body without building it (v1 has no ingest_time: null).
- */
-const INGEST_TIME_READERS = new Map(
-  BY_FINGERPRINT.map((e) => {
-    const full = e.schema as { name: string; namespace?: string };
-    const reader = Type.forSchema(
-      {
-        type: 'record',
-        name: full.name,
-        ...(full.namespace === undefined ? {} : { namespace: full.namespace }),
-        fields: [
-          {
-            name: 'ingest_time',
-            type: ['null', { type: 'long', logicalType: 'timestamp-millis' }],
-            default: null,
-          },
-        ],
-      } as Parameters<typeof Type.forSchema>[0],
-      { wrapUnions: false },
-    );
-    return [e.version, { reader, resolver: reader.createResolver(e.type) }] as const;
-  }),
-);
+  | Extract<DecodeResult, { ok: false }>;
 
 /**
  * The ingest_time of an event value, without building the rest (for readers of events.valid that
@@ -244,12 +217,9 @@ const INGEST_TIME_READERS = new Map(
 export function readIngestTime(bytes: Buffer | null | undefined): IngestTimeResult {
   const f = framed(bytes);
   if ('ok' in f) return f as IngestTimeResult;
-  const { reader, resolver } = INGEST_TIME_READERS.get(f.entry.version) as {
-    reader: Type;
-    resolver: ReturnType<Type['createResolver']>;
-  };
+  const { type, resolver } = f.entry.ingestTime;
   try {
-    const d = reader.decode(f.bytes, SINGLE_OBJECT_HEADER_BYTES, resolver);
+    const d = type.decode(f.bytes, SINGLE_OBJECT_HEADER_BYTES, resolver);
     if (d.offset === f.bytes.length) {
       const t = (d.value as { ingest_time: number | null }).ingest_time;
       return { ok: true, ingestTime: t ?? null, version: f.entry.version };
