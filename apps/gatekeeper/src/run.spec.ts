@@ -99,7 +99,7 @@ describe('run', () => {
       transactionalId: 'gatekeeper-i7',
       inputTopics: ['raw'],
       maxBatchRecords: 77,
-      maxBatchMs: 100,
+      maxBatchMs: 250,
     });
     expect(seen.outputs[1]?.map((o) => o.topic)).toEqual(['valid', 'dlq', 'dlq']);
     const text = (await get(port, '/metrics')).body;

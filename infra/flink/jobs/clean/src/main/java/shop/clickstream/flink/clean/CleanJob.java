@@ -2,9 +2,12 @@ package shop.clickstream.flink.clean;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -88,6 +91,10 @@ public final class CleanJob {
     env.execute(c.jobName);
   }
 
+  /** RocksDBConfigurableOptions.COMPACTION_STYLE by its key: the RocksDB backend's classes are in flink-dist, not on our compile path. */
+  static final ConfigOption<String> ROCKSDB_COMPACTION_STYLE =
+      ConfigOptions.key("state.backend.rocksdb.compaction.style").stringType().noDefaultValue();
+
   static Configuration jobConfiguration(CleanJobConfig c) {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
@@ -102,7 +109,10 @@ public final class CleanJob {
     // RocksDB keeps the dedup keys off the shared heap; incremental checkpoints upload only new SST files, so a
     // checkpoint every few seconds does not rewrite millions of keys.
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
-    if (c.stateBackend.equals("rocksdb")) conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    if (c.stateBackend.equals("rocksdb")) {
+      conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+      conf.set(ROCKSDB_COMPACTION_STYLE, c.rocksdbCompaction.toUpperCase(Locale.ROOT));
+    }
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));

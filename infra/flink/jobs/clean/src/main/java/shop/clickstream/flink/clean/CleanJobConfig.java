@@ -16,7 +16,7 @@ public final class CleanJobConfig implements Serializable {
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
       "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
-      "iceberg-commit-interval-ms");
+      "iceberg-commit-interval-ms", "rocksdb-compaction");
 
   public final String jobName;
   public final String bootstrap;
@@ -37,6 +37,13 @@ public final class CleanJobConfig implements Serializable {
    * is stated: infra/flink/submit.sh reads it from this line (job_backend) for a submission that names no backend.
    */
   public static final String DEFAULT_STATE_BACKEND = "rocksdb";
+  /**
+   * RocksDB's compaction style for the dedup keys: {@code universal} or {@code level} (RocksDB's own default). Each
+   * checkpoint flushes a small file of random event ids that overlaps every key already stored, so level compaction
+   * rewrote the whole of level 1 every few seconds; universal merges sorted runs of similar size and wrote a quarter as
+   * much (docs/FLINK.md, "Dedup compaction"). A checkpoint written with either restores into the other.
+   */
+  public final String rocksdbCompaction;
   public final int parallelism;
   /** Hadoop-catalog warehouse root (a path or file:// URI). */
   public final String warehouse;
@@ -85,6 +92,7 @@ public final class CleanJobConfig implements Serializable {
     checkpointDir = a.get("checkpoint-dir");
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
     stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
+    rocksdbCompaction = oneOf(a, "rocksdb-compaction", "universal", List.of("universal", "level"));
     parallelism = (int) number(a, "parallelism", 2, 1, 64);
     warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");

@@ -25,6 +25,19 @@ class CleanJobConfigTest {
     assertEquals(3_600_000, c.icebergSnapshotMaxAgeMs);
     assertEquals(10, c.icebergSnapshotsRetained);
     assertEquals(60_000, c.icebergExpiryIntervalMs);
+    assertEquals("universal", c.rocksdbCompaction);
+  }
+
+  @Test
+  void rocksdbCompactionIsUniversalOrLevelAndReachesTheJobConfiguration() {
+    assertEquals("level", CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}).rocksdbCompaction);
+    assertEquals("UNIVERSAL", CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+        .get(CleanJob.ROCKSDB_COMPACTION_STYLE));
+    assertEquals("LEVEL", CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}))
+        .get(CleanJob.ROCKSDB_COMPACTION_STYLE));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "fifo"}));
+    assertTrue(e.getMessage().contains("--rocksdb-compaction='fifo'"), e.getMessage());
   }
 
   @Test

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""CPU ticks of every thread of the given processes, for tools/bench-stack profile.
+
+  thread_ticks.py snapshot NAME=PID ...            -> JSON {name: {tid: [thread name, ticks]}} on stdout
+  thread_ticks.py top BEFORE AFTER SECONDS [N]     -> JSON {name: [{thread, cores}, ...]} on stdout
+
+`top` groups a process's threads by name with trailing digits dropped (a pool's workers
+"data-plane-kafka-request-handler-0", "-1" count as one) and keeps the N largest (default 6).
+A thread that started or ended inside the window counts only its ticks inside the window when it
+was in both snapshots; a new one counts all its ticks; an ended one is lost (its ticks went with it).
+"""
+import json
+import os
+import re
+import sys
+
+
+def snapshot(pairs):
+    out = {}
+    for pair in pairs:
+        name, _, pid = pair.partition("=")
+        threads = {}
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except FileNotFoundError:
+            tids = []
+        for tid in tids:
+            try:
+                stat = open(f"/proc/{pid}/task/{tid}/stat").read()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            # The thread name sits in parentheses and may itself hold spaces or parentheses.
+            comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+            fields = stat[stat.rindex(")") + 2 :].split()
+            threads[tid] = [comm, int(fields[11]) + int(fields[12])]
+        out[name] = threads
+    return out
+
+
+def top(before, after, seconds, n):
+    hz = os.sysconf("SC_CLK_TCK")
+    result = {}
+    for name, threads in after.items():
+        groups = {}
+        for tid, (comm, ticks) in threads.items():
+            earlier = before.get(name, {}).get(tid)
+            delta = ticks - (earlier[1] if earlier else 0)
+            key = re.sub(r"[-_ #]?\d+$", "", comm) or comm
+            groups[key] = groups.get(key, 0) + delta
+        ranked = sorted(groups.items(), key=lambda kv: -kv[1])[:n]
+        result[name] = [{"thread": k, "cores": round(v / hz / seconds, 4)} for k, v in ranked if v > 0]
+    return result
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "snapshot":
+        json.dump(snapshot(sys.argv[2:]), sys.stdout)
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == "top":
+        before, after = (json.load(open(p)) for p in sys.argv[2:4])
+        json.dump(top(before, after, float(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) == 6 else 6), sys.stdout)
+    else:
+        sys.exit("usage: thread_ticks.py snapshot NAME=PID ... | top BEFORE.json AFTER.json SECONDS [N]")
