@@ -4,7 +4,7 @@
 #        infra/flink/submit.sh --cancel <job-name>       (cancels every live job with that name)
 # Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
 #      FLINK_SAVEPOINT=<dir> (start from this canonical savepoint instead; it restores into any state backend),
-#      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120; 0 = do not wait),
+#      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120, or 900 without a checkpoint; 0 = do not wait),
 #      FLINK_WINDOWS_JAR (another build of the windows job, e.g. an older commit's, for a before/after benchmark).
 # Prints the job id as the last line of stdout. No JVM is started here: only curl and python3.
 set -euo pipefail
@@ -199,7 +199,15 @@ print(json.dumps(body))' "$(job_class "$job")" "$savepoint" "$restore_mode" "${p
   jobid=$(json_get '["jobid"]' <<<"$out")
   mkdir -p "$CHECKPOINT_ROOT/$name/$jobid" && printf '%s\n' "$backend" >"$CHECKPOINT_ROOT/$name/$jobid/STATE_BACKEND"
   log "submitted $name as $jobid"
-  wait_running "$jobid" "${FLINK_WAIT_RUNNING:-120}"
+  local wait_s=${FLINK_WAIT_RUNNING:-120}
+  if [[ -z $savepoint && -z ${FLINK_WAIT_RUNNING:-} ]]; then
+    # Without a checkpoint, the Kafka sink first aborts whatever a predecessor of the same transactional-id prefix may
+    # have left open: it initialises one id per checkpoint that predecessor took, from checkpoint 1 up. After a job
+    # that ran for hours at 1 s checkpoints, that takes minutes (126 s after about a thousand, docs/MEASUREMENTS.md).
+    wait_s=900
+    log "starting without a checkpoint: waiting up to ${wait_s}s while the Kafka sink aborts a predecessor's transactions"
+  fi
+  wait_running "$jobid" "$wait_s"
   log "job $name running"
   printf '%s\n' "$jobid"
 }
