@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 """Sums what RocksDB's own LOG files say about flushes and compactions, for the clean job's dedup state.
 
-  python3 tools/lib/rocksdb_log.py JOB_ID    (run from the repo root while the job runs: Flink deletes
-                                              a job's RocksDB directory, LOG included, when the job ends)
+  python3 tools/lib/rocksdb_log.py JOB_ID    (while the job runs: Flink deletes a job's RocksDB
+                                              directory, LOG included, when the job ends)
 
-Reads .run/flink/tmp/**/job_<JOB_ID>_*/db/LOG* (one RocksDB instance per keyed operator subtask) and prints
+Reads <repo>/.run/flink/tmp/**/job_<JOB_ID>_*/db/LOG* (one RocksDB instance per keyed operator subtask) and prints
 one JSON line: compactions, their CPU seconds and output MB, and flushes with the MB they flushed. Output MB
 over flushed MB is the write amplification of compaction (docs/FLINK.md, "Dedup compaction").
 """
 import glob
 import json
+import os
 import sys
 
 if len(sys.argv) != 2:
     sys.exit(__doc__)
 total = {"compactions": 0, "compaction_cpu_s": 0.0, "compaction_out_mb": 0.0, "flushes": 0, "flushed_mb": 0.0}
-for path in glob.glob(f".run/flink/tmp/**/job_{sys.argv[1]}_*/db/LOG*", recursive=True):
+flink_tmp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".run", "flink", "tmp")
+for path in glob.glob(f"{flink_tmp}/**/job_{sys.argv[1]}_*/db/LOG*", recursive=True):
     for line in open(path, errors="replace"):
         at = line.find("EVENT_LOG_v1 ")
         if at < 0:

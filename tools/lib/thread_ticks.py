@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """CPU ticks of every thread of the given processes, for tools/bench-stack profile.
 
-  thread_ticks.py snapshot NAME=PID ...            -> JSON {name: {tid: [thread name, ticks]}} on stdout
-  thread_ticks.py top BEFORE AFTER SECONDS [N]     -> JSON {name: [{thread, cores}, ...]} on stdout
+  thread_ticks.py snapshot NAME=PID ...   -> JSON {name: {tid: [thread name, ticks]}} on stdout
+  top(before, after, seconds, n=6)         -> {name: [{thread, cores}, ...]} (imported by bench-stack)
 
 `top` groups a process's threads by name with trailing digits dropped (a pool's workers
 "data-plane-kafka-request-handler-0", "-1" count as one) and keeps the N largest (default 6).
@@ -37,7 +37,7 @@ def snapshot(pairs):
     return out
 
 
-def top(before, after, seconds, n):
+def top(before, after, seconds, n=6):
     hz = os.sysconf("SC_CLK_TCK")
     result = {}
     for name, threads in after.items():
@@ -53,10 +53,6 @@ def top(before, after, seconds, n):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "snapshot":
-        json.dump(snapshot(sys.argv[2:]), sys.stdout)
-    elif len(sys.argv) in (5, 6) and sys.argv[1] == "top":
-        before, after = (json.load(open(p)) for p in sys.argv[2:4])
-        json.dump(top(before, after, float(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) == 6 else 6), sys.stdout)
-    else:
-        sys.exit("usage: thread_ticks.py snapshot NAME=PID ... | top BEFORE.json AFTER.json SECONDS [N]")
+    if len(sys.argv) < 2 or sys.argv[1] != "snapshot":
+        sys.exit("usage: thread_ticks.py snapshot NAME=PID ...")
+    json.dump(snapshot(sys.argv[2:]), sys.stdout)

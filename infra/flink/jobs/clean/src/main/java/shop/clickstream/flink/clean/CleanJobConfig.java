@@ -40,8 +40,8 @@ public final class CleanJobConfig implements Serializable {
   /**
    * RocksDB's compaction style for the dedup keys: {@code universal} or {@code level} (RocksDB's own default). Each
    * checkpoint flushes a small file of random event ids that overlaps every key already stored, so level compaction
-   * rewrote the whole of level 1 every few seconds; universal merges sorted runs of similar size and wrote a quarter as
-   * much (docs/FLINK.md, "Dedup compaction"). A checkpoint written with either restores into the other.
+   * rewrote the whole of level 1 every few seconds; universal merges sorted runs of similar size and wrote a quarter to a
+   * third as much (docs/FLINK.md, "Dedup compaction"). A checkpoint written with either restores into the other.
    */
   public final String rocksdbCompaction;
   public final int parallelism;
