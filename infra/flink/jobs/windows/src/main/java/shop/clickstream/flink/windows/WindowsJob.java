@@ -3,8 +3,11 @@ package shop.clickstream.flink.windows;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
@@ -94,6 +97,18 @@ public final class WindowsJob {
         .withIdleness(Duration.ofMillis(c.idlenessMs));
   }
 
+  /** RocksDBConfigurableOptions.WRITE_BUFFER_SIZE by its key: the RocksDB backend's classes are in flink-dist, not on our compile path. */
+  static final ConfigOption<MemorySize> ROCKSDB_WRITE_BUFFER_SIZE =
+      ConfigOptions.key("state.backend.rocksdb.writebuffer.size").memoryType().noDefaultValue();
+  /**
+   * Each state (column family) keeps a memtable that takes arena blocks of an eighth of this. The job's nine column
+   * families (two RocksDB instances: each aggregator's states and timers) share one slot's managed memory, about 58 MB
+   * here, half of it for memtables; at RocksDB's 64 MB, one 8 MB block each was more than that half, so RocksDB flushed
+   * about 34 times a second, 6 KB a time. At 8 MB it flushed about twice a second, 400 KB a time (docs/FLINK.md,
+   * "State backend": RocksDB is still not a good backend for this job here).
+   */
+  static final MemorySize ROCKSDB_WRITE_BUFFER = MemorySize.parse("8mb");
+
   static Configuration jobConfiguration(WindowsJobConfig c) {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
@@ -104,7 +119,10 @@ public final class WindowsJob {
     conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(WindowsJobConfig.CHECKPOINT_TIMEOUT_MS));
     conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, WindowsJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
-    if (c.stateBackend.equals("rocksdb")) conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    if (c.stateBackend.equals("rocksdb")) {
+      conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+      conf.set(ROCKSDB_WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER);
+    }
     if (c.changelog) {
       // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config; a job's
       // own value is ignored): flink-dstl-dfs, which infra/jvm/flink-connectors puts in the cluster's lib/.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,13 @@ class WindowsJobConfigTest {
     assertEquals("hashmap", WindowsJob.jobConfiguration(on).get(StateBackendOptions.STATE_BACKEND));
     var e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--changelog", "yes"}));
     assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
+  }
+
+  @Test
+  void rocksdbGetsSmallWriteBuffersAndHashmapNoRocksdbSettings() {
+    assertFalse(WindowsJob.jobConfiguration(WindowsJobConfig.parse(new String[0])).contains(WindowsJob.ROCKSDB_WRITE_BUFFER_SIZE));
+    WindowsJobConfig rocks = WindowsJobConfig.parse(new String[] {"--state-backend", "rocksdb"});
+    assertEquals(MemorySize.parse("8mb"), WindowsJob.jobConfiguration(rocks).get(WindowsJob.ROCKSDB_WRITE_BUFFER_SIZE));
   }
 
   @Test
