@@ -40,7 +40,7 @@ describe('tools/pipeline pid files', () => {
 
   it('status shows an app whose pid file names another process as down', () => {
     const r = pipeline('status');
-    const rows = r.stdout.split('\n').filter((l) => APPS.includes(l.split(/\s+/)[0]));
+    const rows = r.stdout.split('\n').filter((l) => APPS.includes(l.split(/\s+/)[0] ?? ''));
     expect(rows).toHaveLength(APPS.length);
     for (const row of rows) expect(row.split(/\s+/).slice(1, 2)).toEqual(['-']);
     for (const row of rows) expect(row).toMatch(/\sdown$/);
