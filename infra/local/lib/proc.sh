@@ -1,6 +1,6 @@
 # Process and port helpers for stack.sh: pid files, cheap health checks, start/stop of exactly our pids.
 # shellcheck shell=bash
-# Sourced by stack.sh after tools/lib/common.sh.
+# Sourced by stack.sh, tools/smoke and tools/pipeline after tools/lib/common.sh.
 
 PID_DIR="$RUN_DIR/pids"
 
@@ -13,17 +13,20 @@ is_alive() {
   [[ -n $state && $state != Z && $state != X ]]
 }
 
-# Prints the recorded pid of component $1 if that process is alive and still ours, else nothing.
-# "Ours": its command line names this repo (configs, data or engines), so a pid reused by an
-# unrelated process after a reboot is never mistaken for a component, nor signalled.
-live_pid() {
-  local f pid; f=$(pid_file "$1")
-  [[ -f $f ]] || return 0
-  pid=$(<"$f")
-  [[ -n $pid ]] && is_alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$REPO_ROOT" &&
+# Prints the pid recorded in file $1 if that process is alive and its command line contains $2, else
+# nothing: a pid reused by an unrelated process (after a reboot, or a session killed without `down`)
+# is never mistaken for ours, nor signalled.
+pid_from_file() {
+  local pid
+  [[ -f $1 ]] || return 0
+  pid=$(<"$1")
+  [[ $pid =~ ^[0-9]+$ ]] && is_alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" &&
     printf '%s' "$pid"
   return 0
 }
+
+# The recorded pid of component $1 while it is ours: its command line names this repo (configs, data or engines).
+live_pid() { pid_from_file "$(pid_file "$1")" "$REPO_ROOT"; }
 
 # True when something accepts TCP connections on 127.0.0.1:$1 (no process spawned but bash itself).
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
