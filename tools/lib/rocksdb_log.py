@@ -4,7 +4,9 @@
   python3 tools/lib/rocksdb_log.py JOB_ID    (while the job runs: Flink deletes a job's RocksDB
                                               directory, LOG included, when the job ends)
 
-Reads <repo>/.run/flink/tmp/**/job_<JOB_ID>_*/db/LOG* (one RocksDB instance per keyed operator subtask) and prints
+Reads <repo>/.run/flink/tmp/**/job_<JOB_ID>_*/db/LOG* (one RocksDB instance per keyed operator subtask, and also
+the directories of TaskManagers killed while the job ran, which Flink leaves behind: after a restore the sum counts
+each incarnation) and prints
 one JSON line: compactions, their CPU seconds and output MB, and flushes with the MB they flushed. Output MB
 over flushed MB is the write amplification of compaction (docs/FLINK.md, "Dedup compaction"); flushes over time
 and MB per flush show a flush storm (docs/MEASUREMENTS.md, "The windows job's state at 2,000 events/s").
