@@ -1,5 +1,7 @@
 package shop.clickstream.flink.windows;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -29,6 +31,12 @@ import org.apache.flink.util.Collector;
  * produces a correct correction (higher version, is_final=true, counted in {@code corrections_after_final}). It is
  * cleared when the watermark reaches finality + {@code retentionMs} (default 15 min of ingest time), far beyond any
  * recovery's disorder.
+ *
+ * <p>The distinct sessions of a key are most of the job's state (one per session, window and type, kept through the
+ * retention). On the heap backend they are one {@link SessionIdSet} per key ({@link SessionSets#COMPACT}); on RocksDB
+ * or with the changelog, which read or write a value whole at every update, a {@code MapState} of session ids
+ * ({@link SessionSets#MAP}, one entry per update). Each form folds the other in at a key's first event after a start, so a job moved
+ * between backends, or restored from a checkpoint taken before the compact form existed, carries its sessions over.
  */
 public final class WindowAggregator extends KeyedProcessFunction<String, CleanEvent, WindowRow> {
   private static final long serialVersionUID = 1L;
@@ -52,14 +60,39 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     public Acc() {}
   }
 
+  /** Where a key's distinct sessions are kept. */
+  public enum SessionSets {
+    /** One {@link SessionIdSet} per key, in a ValueState: for the heap backend. */
+    COMPACT,
+    /** A MapState of session ids: for RocksDB. */
+    MAP;
+
+    /**
+     * The form for a state backend by its Flink name: compact only on the heap without the changelog, since RocksDB
+     * and the changelog both write a value whole at every update.
+     */
+    public static SessionSets forBackend(String stateBackend, boolean changelog) {
+      return stateBackend.equals("hashmap") && !changelog ? COMPACT : MAP;
+    }
+  }
+
   private final AggregateSettings settings;
+  private final SessionSets form;
   private transient ValueState<Acc> acc;
+  private transient ValueState<SessionIdSet> sessionSet;
   private transient MapState<String, Boolean> sessions;
+  /** Keys whose other form was already folded in since this instance started. */
+  private transient Set<String> folded;
   private transient Counter corrections;
   private transient Counter rows;
 
   public WindowAggregator(AggregateSettings settings) {
+    this(settings, SessionSets.COMPACT);
+  }
+
+  public WindowAggregator(AggregateSettings settings, SessionSets form) {
     this.settings = settings;
+    this.form = form;
   }
 
   public static long windowStart(long eventTime) {
@@ -78,7 +111,9 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   @Override
   public void open(OpenContext openContext) {
     acc = getRuntimeContext().getState(new ValueStateDescriptor<>("window", WindowAccSerializer.INSTANCE));
+    sessionSet = getRuntimeContext().getState(new ValueStateDescriptor<>("window-session-set", SessionIdSetSerializer.INSTANCE));
     sessions = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sessions", Types.STRING, Types.BOOLEAN));
+    folded = new HashSet<>();
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
     rows = getRuntimeContext().getMetricGroup().counter("window_rows_out");
   }
@@ -94,13 +129,13 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
       long fin = finalAt(a.windowStart);
       ctx.timerService().registerEventTimeTimer(fin);
       ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
+      folded.add(ctx.getCurrentKey());
+    } else if (folded.add(ctx.getCurrentKey())) {
+      foldOtherForm();
     }
     a.eventCount++;
     a.amountCentsSum += e.amountCents == null ? 0 : e.amountCents;
-    if (!sessions.contains(e.sessionId)) {
-      sessions.put(e.sessionId, Boolean.TRUE);
-      a.distinctSessions++;
-    }
+    if (addSession(e.sessionId)) a.distinctSessions++;
     if (a.finalEmitted) corrections.inc();
     if (!a.dirty) {
       a.dirty = true;
@@ -116,7 +151,9 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     long fin = finalAt(a.windowStart);
     if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp >= fin + settings.retentionMs) {
       acc.clear();
+      sessionSet.clear();
       sessions.clear();
+      folded.remove(ctx.getCurrentKey());
       return;
     }
     boolean watermarkFinal = ctx.timerService().currentWatermark() >= fin
@@ -126,6 +163,43 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     if (a.dirty || (isFinal && !a.finalEmitted)) {
       emit(a, isFinal, ctx.timerService().currentProcessingTime(), out);
       acc.update(a);
+    }
+  }
+
+  /** Adds a session id to the current key's set; true when it is the key's first event of that session. */
+  private boolean addSession(String sessionId) throws Exception {
+    if (form == SessionSets.MAP) {
+      if (sessions.contains(sessionId)) return false;
+      sessions.put(sessionId, Boolean.TRUE);
+      return true;
+    }
+    SessionIdSet set = sessionSet.value();
+    if (set == null) set = new SessionIdSet();
+    boolean added = set.add(sessionId);
+    if (added) sessionSet.update(set);
+    return added;
+  }
+
+  /** Moves the current key's sessions from the form not in use into the one in use (already counted in the aggregate). */
+  private void foldOtherForm() throws Exception {
+    if (form == SessionSets.MAP) {
+      SessionIdSet set = sessionSet.value();
+      if (set == null) return;
+      set.forEach(id -> {
+        try {
+          sessions.put(id, Boolean.TRUE);
+        } catch (Exception ex) {
+          throw new IllegalStateException(ex);
+        }
+      });
+      sessionSet.clear();
+    } else {
+      if (sessions.isEmpty()) return;
+      SessionIdSet set = sessionSet.value();
+      if (set == null) set = new SessionIdSet();
+      for (String id : sessions.keys()) set.add(id);
+      sessionSet.update(set);
+      sessions.clear();
     }
   }
 

@@ -75,7 +75,7 @@ public final class WindowsJob {
     AggregateSettings settings = c.aggregateSettings();
     onTime
         .keyBy(WindowAggregator.keySelector())
-        .process(new WindowAggregator(settings))
+        .process(new WindowAggregator(settings, WindowAggregator.SessionSets.forBackend(c.stateBackend, c.changelog)))
         .uid("windows")
         .name("10 s tumbling windows")
         .sinkTo(sink(c, c.windowsTopic, new Serializers.Windows(c.windowsTopic)))

@@ -67,6 +67,34 @@ class StateMigrationTest {
   }
 
   @Test
+  void distinctSessionsCarryOverBetweenTheMapAndTheCompactFormBothWays() throws Exception {
+    String a = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    String b = "merge-0f8fad5b";
+    String c = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+    OperatorSubtaskState written;
+    // The map form wrote every checkpoint before the compact form existed, and is what RocksDB keeps.
+    try (var h = windows(new WindowAggregator(SETTINGS, WindowAggregator.SessionSets.MAP), null)) {
+      h.processElement(Events.rec(Events.view(a, 10_100)));
+      h.processElement(Events.rec(Events.view(b, 10_200)));
+      written = h.snapshot(1L, 0);
+    }
+    try (var h = windows(new WindowAggregator(SETTINGS, WindowAggregator.SessionSets.COMPACT), written)) {
+      h.processElement(Events.rec(Events.view(a, 11_000)));
+      h.processElement(Events.rec(Events.view(b, 11_100)));
+      h.processElement(Events.rec(Events.view(c, 11_200)));
+      h.setProcessingTime(1_000);
+      assertEquals("[run-test|10000|page_view n=5 sum=0 sessions=3 v=1]", drain(h));
+      written = h.snapshot(2L, 1_000);
+    }
+    try (var h = windows(new WindowAggregator(SETTINGS, WindowAggregator.SessionSets.MAP), written)) {
+      h.setProcessingTime(1_000);
+      for (String s : List.of(a, b, c, "s4")) h.processElement(Events.rec(Events.view(s, 12_000)));
+      h.setProcessingTime(2_000);
+      assertEquals("[run-test|10000|page_view n=9 sum=0 sessions=4 v=2]", drain(h));
+    }
+  }
+
+  @Test
   void sessionListRoundTrip() throws Exception {
     SessionAggregator.Session s = new SessionAggregator.Session();
     s.start = -5;

@@ -19,10 +19,15 @@ class WindowAggregatorTest {
   /** Window [10000, 20000) is final once the watermark reaches 20000 + L - 1. */
   private static final long FINAL_AT = 20_000 + L - 1;
 
-  static KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> harness(OperatorSubtaskState restore)
+  /** Where the operator under test keeps its distinct sessions; {@link WindowAggregatorMapFormTest} runs every test on the other form. */
+  WindowAggregator.SessionSets form() {
+    return WindowAggregator.SessionSets.COMPACT;
+  }
+
+  KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> harness(OperatorSubtaskState restore)
       throws Exception {
     KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new WindowAggregator(SETTINGS)), WindowAggregator.keySelector(), Types.STRING);
+        new KeyedProcessOperator<>(new WindowAggregator(SETTINGS, form())), WindowAggregator.keySelector(), Types.STRING);
     h.setup();
     if (restore != null) h.initializeState(restore);
     h.open();

@@ -42,6 +42,15 @@ class WindowsJobConfigTest {
   }
 
   @Test
+  void theSessionSetsAreCompactOnlyOnTheHeapWithoutTheChangelog() {
+    // RocksDB and the changelog write a value whole at every update: a set of thousands of sessions per event.
+    assertEquals(WindowAggregator.SessionSets.COMPACT, WindowAggregator.SessionSets.forBackend("hashmap", false));
+    assertEquals(WindowAggregator.SessionSets.MAP, WindowAggregator.SessionSets.forBackend("hashmap", true));
+    assertEquals(WindowAggregator.SessionSets.MAP, WindowAggregator.SessionSets.forBackend("rocksdb", false));
+    assertEquals(WindowAggregator.SessionSets.MAP, WindowAggregator.SessionSets.forBackend("rocksdb", true));
+  }
+
+  @Test
   void aBadValueNamesKeyValueAndExpectation() {
     var e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--lateness-ms", "-1"}));
     assertEquals("--lateness-ms='-1': expected an integer in [0, 3600000]", e.getMessage());
