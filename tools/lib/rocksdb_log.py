@@ -5,8 +5,8 @@
                                               directory, LOG included, when the job ends)
 
 Reads <repo>/.run/flink/tmp/**/job_<JOB_ID>_*/db/LOG* (one RocksDB instance per keyed operator subtask, and also
-the directories of TaskManagers killed while the job ran, which Flink leaves behind: after a restore the sum counts
-each incarnation) and prints
+the directories of TaskManagers killed while the job ran, which Flink leaves behind until the stack starts the next
+TaskManager: after a restore the sum counts each incarnation) and prints
 one JSON line: compactions, their CPU seconds and output MB, and flushes with the MB they flushed. Output MB
 over flushed MB is the write amplification of compaction (docs/FLINK.md, "Dedup compaction"); flushes over time
 and MB per flush show a flush storm (docs/MEASUREMENTS.md, "The windows job's state at 2,000 events/s").

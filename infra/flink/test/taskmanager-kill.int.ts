@@ -85,6 +85,11 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
   }
   await killer;
   expect(killedPid).toBeGreaterThan(0);
+  // The killed TaskManager's working directory (its RocksDB files) is gone: the stack removed it before starting this one.
+  const workDirs = fs
+    .readdirSync(path.join(repoRoot(), '.run/flink/tmp'))
+    .filter((d) => d.startsWith('tm_'));
+  expect(workDirs).toHaveLength(1);
 
   await waitFor(
     `job ${jobId} RUNNING again`,

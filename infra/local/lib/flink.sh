@@ -66,6 +66,9 @@ flink_up() {
   wait_healthy flink-jobmanager "${FLINK_START_TIMEOUT:-90}" "$FLINK_RUN/log/jobmanager.log" flink_jobmanager_healthy
   if [[ -z $(live_pid flink-taskmanager) ]]; then
     [[ -d $FLINK_RUN/lib ]] || flink_render
+    # Each TaskManager works in a new tmp/tm_<address>-<id> (its RocksDB instances: about 200 MB here), which Flink
+    # removes only on a clean shutdown: every kill left one behind. No TaskManager runs now, so none is in use.
+    rm -rf "${FLINK_RUN:?}"/tmp/tm_*
     (flink_env; start_detached flink-taskmanager "$FLINK_RUN/log/taskmanager.log" \
       "$FLINK_HOME_DIST/bin/taskmanager.sh" start-foreground)
     log "started flink-taskmanager (pid $(live_pid flink-taskmanager))"

@@ -6,13 +6,13 @@ import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
+import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -29,6 +29,7 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.FlinkSink;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.rocksdb.CompactionStyle;
 
 /**
  * Entry point of the Flink job "clean": events.valid (read_committed) -> dedup on event_id -> events.clean through
@@ -91,10 +92,6 @@ public final class CleanJob {
     env.execute(c.jobName);
   }
 
-  /** RocksDBConfigurableOptions.COMPACTION_STYLE by its key: the RocksDB backend's classes are in flink-dist, not on our compile path. */
-  static final ConfigOption<String> ROCKSDB_COMPACTION_STYLE =
-      ConfigOptions.key("state.backend.rocksdb.compaction.style").stringType().noDefaultValue();
-
   static Configuration jobConfiguration(CleanJobConfig c) {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
@@ -111,7 +108,10 @@ public final class CleanJob {
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) {
       conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-      conf.set(ROCKSDB_COMPACTION_STYLE, c.rocksdbCompaction.toUpperCase(Locale.ROOT));
+      conf.set(RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.valueOf(c.rocksdbCompaction.toUpperCase(Locale.ROOT)));
+      conf.set(RocksDBOptions.OPTIONS_FACTORY, DedupRocksDBOptions.class.getName());
+      conf.set(DedupRocksDBOptions.COMPACTION_TRIGGER, c.rocksdbCompactionTrigger);
+      conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, c.rocksdbBloomFilter);
     }
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));

@@ -16,7 +16,8 @@ public final class CleanJobConfig implements Serializable {
       "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "dedup-ttl-ms", "parallelism",
       "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
-      "iceberg-commit-interval-ms", "rocksdb-compaction");
+      "iceberg-commit-interval-ms", "rocksdb-compaction", "rocksdb-compaction-trigger",
+      "rocksdb-bloom-filter");
 
   public final String jobName;
   public final String bootstrap;
@@ -44,6 +45,10 @@ public final class CleanJobConfig implements Serializable {
    * third as much (docs/FLINK.md, "Dedup compaction"). A checkpoint written with either restores into the other.
    */
   public final String rocksdbCompaction;
+  /** Sorted runs (universal) or level-0 files (level) that start a compaction of the dedup state (RocksDB's default: 4). */
+  public final int rocksdbCompactionTrigger;
+  /** A bloom filter per file of the dedup state: a lookup of a new event id skips the files that cannot hold it. */
+  public final boolean rocksdbBloomFilter;
   public final int parallelism;
   /** Hadoop-catalog warehouse root (a path or file:// URI). */
   public final String warehouse;
@@ -93,6 +98,8 @@ public final class CleanJobConfig implements Serializable {
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
     stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
     rocksdbCompaction = oneOf(a, "rocksdb-compaction", "universal", List.of("universal", "level"));
+    rocksdbCompactionTrigger = (int) number(a, "rocksdb-compaction-trigger", 4, 2, 64);
+    rocksdbBloomFilter = oneOf(a, "rocksdb-bloom-filter", "off", List.of("off", "on")).equals("on");
     parallelism = (int) number(a, "parallelism", 2, 1, 64);
     warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
     icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");

@@ -4,7 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.contrib.streaming.state.ConfigurableRocksDBOptionsFactory;
+import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
+import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionStyle;
 
 /** Program-argument parsing: defaults, overrides, and errors that name the key, the value and what was expected. */
 class CleanJobConfigTest {
@@ -31,13 +38,44 @@ class CleanJobConfigTest {
   @Test
   void rocksdbCompactionIsUniversalOrLevelAndReachesTheJobConfiguration() {
     assertEquals("level", CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}).rocksdbCompaction);
-    assertEquals("UNIVERSAL", CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
-        .get(CleanJob.ROCKSDB_COMPACTION_STYLE));
-    assertEquals("LEVEL", CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}))
-        .get(CleanJob.ROCKSDB_COMPACTION_STYLE));
+    assertEquals(CompactionStyle.UNIVERSAL, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+        .get(RocksDBConfigurableOptions.COMPACTION_STYLE));
+    assertEquals(CompactionStyle.LEVEL, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}))
+        .get(RocksDBConfigurableOptions.COMPACTION_STYLE));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "fifo"}));
     assertTrue(e.getMessage().contains("--rocksdb-compaction='fifo'"), e.getMessage());
+  }
+
+  @Test
+  void theCompactionTriggerReachesRocksDBThroughTheOptionsFactory() throws Exception {
+    Configuration conf = CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction-trigger", "12"}));
+    assertEquals(DedupRocksDBOptions.class.getName(), conf.get(RocksDBOptions.OPTIONS_FACTORY));
+    // As Flink does: the factory by its class name, configured from the job's configuration.
+    var factory = (DedupRocksDBOptions) ((ConfigurableRocksDBOptionsFactory) Class.forName(conf.get(RocksDBOptions.OPTIONS_FACTORY))
+        .getDeclaredConstructor().newInstance()).configure(conf);
+    try (ColumnFamilyOptions o = new ColumnFamilyOptions()) {
+      factory.createColumnOptions(o, new ArrayList<>());
+      assertEquals(12, o.level0FileNumCompactionTrigger());
+      assertEquals(28, o.level0SlowdownWritesTrigger());
+      assertEquals(44, o.level0StopWritesTrigger());
+    }
+    assertEquals(4, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
+        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0])))).compactionTrigger());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction-trigger", "1"}));
+    assertTrue(e.getMessage().contains("--rocksdb-compaction-trigger='1'"), e.getMessage());
+  }
+
+  @Test
+  void bloomFiltersAreOnlyThereWhenAsked() {
+    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
+        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "on"}))
+        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "yes"}));
+    assertTrue(e.getMessage().contains("--rocksdb-bloom-filter='yes'"), e.getMessage());
   }
 
   @Test
