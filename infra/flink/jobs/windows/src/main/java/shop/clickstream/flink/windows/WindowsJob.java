@@ -3,8 +3,6 @@ package shop.clickstream.flink.windows;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
@@ -16,6 +14,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -97,9 +96,6 @@ public final class WindowsJob {
         .withIdleness(Duration.ofMillis(c.idlenessMs));
   }
 
-  /** RocksDBConfigurableOptions.WRITE_BUFFER_SIZE by its key: the RocksDB backend's classes are in flink-dist, not on our compile path. */
-  static final ConfigOption<MemorySize> ROCKSDB_WRITE_BUFFER_SIZE =
-      ConfigOptions.key("state.backend.rocksdb.writebuffer.size").memoryType().noDefaultValue();
   /**
    * Each state (column family) keeps a memtable that takes arena blocks of an eighth of this. The job's nine column
    * families (two RocksDB instances: each aggregator's states and timers) share one slot's managed memory, about 58 MB
@@ -121,7 +117,7 @@ public final class WindowsJob {
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) {
       conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-      conf.set(ROCKSDB_WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER);
+      conf.set(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER);
     }
     if (c.changelog) {
       // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config; a job's

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
+import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.junit.jupiter.api.Test;
 
 class WindowsJobConfigTest {
@@ -36,9 +37,9 @@ class WindowsJobConfigTest {
 
   @Test
   void rocksdbGetsSmallWriteBuffersAndHashmapNoRocksdbSettings() {
-    assertFalse(WindowsJob.jobConfiguration(WindowsJobConfig.parse(new String[0])).contains(WindowsJob.ROCKSDB_WRITE_BUFFER_SIZE));
+    assertFalse(WindowsJob.jobConfiguration(WindowsJobConfig.parse(new String[0])).contains(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
     WindowsJobConfig rocks = WindowsJobConfig.parse(new String[] {"--state-backend", "rocksdb"});
-    assertEquals(MemorySize.parse("8mb"), WindowsJob.jobConfiguration(rocks).get(WindowsJob.ROCKSDB_WRITE_BUFFER_SIZE));
+    assertEquals(MemorySize.parse("8mb"), WindowsJob.jobConfiguration(rocks).get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
   }
 
   @Test
