@@ -98,7 +98,7 @@ public final class CleanJobConfig implements Serializable {
     dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
     stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
     rocksdbCompaction = oneOf(a, "rocksdb-compaction", "universal", List.of("universal", "level"));
-    rocksdbCompactionTrigger = (int) number(a, "rocksdb-compaction-trigger", 4, 2, 64);
+    rocksdbCompactionTrigger = (int) number(a, "rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
     rocksdbBloomFilter = oneOf(a, "rocksdb-bloom-filter", "off", List.of("off", "on")).equals("on");
     parallelism = (int) number(a, "parallelism", 2, 1, 64);
     warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
