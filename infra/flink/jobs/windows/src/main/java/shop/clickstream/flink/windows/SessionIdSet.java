@@ -1,10 +1,11 @@
 package shop.clickstream.flink.windows;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Consumer;
 
 /**
  * The distinct session ids of one window key, exact, kept compact for the heap state backend (issue #16): a session id
@@ -122,10 +123,15 @@ public final class SessionIdSet {
     return c;
   }
 
-  /** Calls {@code each} with every id in the set, packed ids spelled back in their canonical form. */
-  public void forEach(Consumer<String> each) throws IOException {
-    forEachPacked((hi, lo) -> each.accept(new UUID(hi, lo).toString()));
-    others().forEach(each);
+  /** Every id in the set, packed ids spelled back in their canonical form; a new list, in no particular order. */
+  public List<String> ids() {
+    List<String> ids = new ArrayList<>(size());
+    if (hasNil) ids.add(new UUID(0, 0).toString());
+    for (int i = 0; i < table.length; i += 2) {
+      if (table[i] != 0 || table[i + 1] != 0) ids.add(new UUID(table[i], table[i + 1]).toString());
+    }
+    ids.addAll(others());
+    return ids;
   }
 
   // Access for the serializer.

@@ -185,13 +185,7 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     if (form == SessionSets.MAP) {
       SessionIdSet set = sessionSet.value();
       if (set == null) return;
-      set.forEach(id -> {
-        try {
-          sessions.put(id, Boolean.TRUE);
-        } catch (Exception ex) {
-          throw new IllegalStateException(ex);
-        }
-      });
+      for (String id : set.ids()) sessions.put(id, Boolean.TRUE);
       sessionSet.clear();
     } else {
       if (sessions.isEmpty()) return;
