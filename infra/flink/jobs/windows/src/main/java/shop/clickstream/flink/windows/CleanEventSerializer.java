@@ -10,7 +10,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -21,15 +20,10 @@ import org.apache.flink.types.StringValue;
  * reflection. CleanEvent is never in state (only in flight, and aligned checkpoints keep nothing in flight), so the
  * format can change without a migration. A copy shares the byte arrays: no operator changes them after decoding.
  */
-public final class CleanEventSerializer extends TypeSerializerSingleton<CleanEvent> {
+public final class CleanEventSerializer extends RecordSerializer<CleanEvent> {
   private static final long serialVersionUID = 1L;
 
   public static final CleanEventSerializer INSTANCE = new CleanEventSerializer();
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public CleanEvent createInstance() {
@@ -54,16 +48,6 @@ public final class CleanEventSerializer extends TypeSerializerSingleton<CleanEve
     c.amountCents = from.amountCents;
     c.ingestTime = from.ingestTime;
     return c;
-  }
-
-  @Override
-  public CleanEvent copy(CleanEvent from, CleanEvent reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -117,16 +101,6 @@ public final class CleanEventSerializer extends TypeSerializerSingleton<CleanEve
     e.amountCents = in.readBoolean() ? in.readLong() : null;
     e.ingestTime = in.readLong();
     return e;
-  }
-
-  @Override
-  public CleanEvent deserialize(CleanEvent reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView in, DataOutputView out) throws IOException {
-    serialize(deserialize(in), out);
   }
 
   private static void writeBytes(byte[] b, DataOutputView out) throws IOException {

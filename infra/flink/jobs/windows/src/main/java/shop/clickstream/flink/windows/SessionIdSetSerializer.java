@@ -3,7 +3,6 @@ package shop.clickstream.flink.windows;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -12,15 +11,10 @@ import org.apache.flink.types.StringValue;
  * The state serializer of a {@link SessionIdSet}: the number of packed ids, each as two longs, then the number of other
  * ids, each as a string. Reading rebuilds the table at its final size, with no growing.
  */
-public final class SessionIdSetSerializer extends TypeSerializerSingleton<SessionIdSet> {
+public final class SessionIdSetSerializer extends RecordSerializer<SessionIdSet> {
   private static final long serialVersionUID = 1L;
 
   public static final SessionIdSetSerializer INSTANCE = new SessionIdSetSerializer();
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public SessionIdSet createInstance() {
@@ -30,16 +24,6 @@ public final class SessionIdSetSerializer extends TypeSerializerSingleton<Sessio
   @Override
   public SessionIdSet copy(SessionIdSet from) {
     return from.copy();
-  }
-
-  @Override
-  public SessionIdSet copy(SessionIdSet from, SessionIdSet reuse) {
-    return from.copy();
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -61,16 +45,6 @@ public final class SessionIdSetSerializer extends TypeSerializerSingleton<Sessio
     int others = in.readInt();
     for (int i = 0; i < others; i++) s.addOther(StringValue.readString(in));
     return s;
-  }
-
-  @Override
-  public SessionIdSet deserialize(SessionIdSet reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView in, DataOutputView out) throws IOException {
-    serialize(deserialize(in), out);
   }
 
   @Override

@@ -8,7 +8,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.ListSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import shop.clickstream.flink.windows.SessionAggregator.Session;
@@ -23,7 +22,7 @@ import shop.clickstream.flink.windows.SessionAggregator.Session;
  * migration" for it, so the backend reads the old bytes with the old serializer and writes them with this one
  * (RocksDB rewrites every entry; the heap backend holds objects already). The objects are the same {@link Session}s.
  */
-public final class SessionListSerializer extends TypeSerializerSingleton<List<Session>> {
+public final class SessionListSerializer extends RecordSerializer<List<Session>> {
   private static final long serialVersionUID = 1L;
 
   public static final SessionListSerializer INSTANCE = new SessionListSerializer();
@@ -31,11 +30,6 @@ public final class SessionListSerializer extends TypeSerializerSingleton<List<Se
   private static final int CONVERTED = 1;
   private static final int FINAL_EMITTED = 2;
   private static final int DIRTY = 4;
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public List<Session> createInstance() {
@@ -49,11 +43,6 @@ public final class SessionListSerializer extends TypeSerializerSingleton<List<Se
     return to;
   }
 
-  @Override
-  public List<Session> copy(List<Session> from, List<Session> reuse) {
-    return copy(from);
-  }
-
   private static Session copy(Session s) {
     Session c = new Session();
     c.start = s.start;
@@ -65,11 +54,6 @@ public final class SessionListSerializer extends TypeSerializerSingleton<List<Se
     c.finalEmitted = s.finalEmitted;
     c.dirty = s.dirty;
     return c;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -103,16 +87,6 @@ public final class SessionListSerializer extends TypeSerializerSingleton<List<Se
       list.add(s);
     }
     return list;
-  }
-
-  @Override
-  public List<Session> deserialize(List<Session> reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView in, DataOutputView out) throws IOException {
-    serialize(deserialize(in), out);
   }
 
   @Override

@@ -4,7 +4,6 @@ import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -17,18 +16,13 @@ import shop.clickstream.flink.windows.WindowAggregator.Acc;
  * serializer migrates on restore ({@link Snapshot} answers "compatible after migration" for it), as in
  * {@link SessionListSerializer}.
  */
-public final class WindowAccSerializer extends TypeSerializerSingleton<Acc> {
+public final class WindowAccSerializer extends RecordSerializer<Acc> {
   private static final long serialVersionUID = 1L;
 
   public static final WindowAccSerializer INSTANCE = new WindowAccSerializer();
 
   private static final int FINAL_EMITTED = 1;
   private static final int DIRTY = 2;
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public Acc createInstance() {
@@ -48,16 +42,6 @@ public final class WindowAccSerializer extends TypeSerializerSingleton<Acc> {
     c.finalEmitted = from.finalEmitted;
     c.dirty = from.dirty;
     return c;
-  }
-
-  @Override
-  public Acc copy(Acc from, Acc reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -86,16 +70,6 @@ public final class WindowAccSerializer extends TypeSerializerSingleton<Acc> {
     a.finalEmitted = (flags & FINAL_EMITTED) != 0;
     a.dirty = (flags & DIRTY) != 0;
     return a;
-  }
-
-  @Override
-  public Acc deserialize(Acc reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView in, DataOutputView out) throws IOException {
-    serialize(deserialize(in), out);
   }
 
   @Override
