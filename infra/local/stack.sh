@@ -84,7 +84,7 @@ component_healthy() {
 }
 
 cmd_status() {
-  local c pid health bad=0
+  local c pid health bad=0 not_healthy=()
   printf '%-18s %-8s %-6s %s\n' COMPONENT PID PORT STATE
   for c in "${COMPONENTS[@]}"; do
     pid=$(live_pid "$c")
@@ -93,6 +93,7 @@ cmd_status() {
     elif component_healthy "$c"; then health=healthy
     else health=unhealthy; bad=1; fi
     printf '%-18s %-8s %-6s %s\n' "$c" "${pid:--}" "$(component_port "$c")" "$health"
+    [[ $health == healthy ]] || not_healthy+=("$c")
   done
   # What is firing (Alertmanager); informational, it does not change the exit code.
   [[ -n $(live_pid alertmanager) ]] && { bash "$REPO_ROOT/tools/alerts" --brief || true; }
@@ -101,6 +102,9 @@ cmd_status() {
   local collector=stopped
   curl -fsS -m 2 "http://127.0.0.1:$COLLECTOR_METRICS_PORT/healthz" >/dev/null 2>&1 && collector=healthy
   printf '%-18s %-8s %-6s %s\n' collector - "$COLLECTOR_PORT" "$collector"
+  if ((bad)); then
+    printf 'not healthy: %s (exit 1; `bash infra/local/stack.sh up` starts what is stopped)\n' "${not_healthy[*]}" >&2
+  fi
   return $bad
 }
 
@@ -172,7 +176,7 @@ main() {
   case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;
-    status) cmd_status ;;
+    status) cmd_status || exit 1 ;;
     logs) cmd_logs ;;
     kill-node) cmd_kill_node "$@" ;;
     restart) cmd_restart "$@" ;;
