@@ -19,6 +19,19 @@ const MANIFEST_FILE_SCHEMA: avro.Schema = {
   ],
 };
 
+// Iceberg writes map<int, binary> as an array of key/value records, a record name per map.
+const bound = (name: string): avro.Schema => ({
+  type: 'record',
+  name,
+  fields: [
+    { name: 'key', type: 'int' },
+    { name: 'value', type: 'bytes' },
+  ],
+});
+
+/** Field ids of the fixture's schema, as in the clean job's table. */
+const FIELD_IDS = { event_id: 1, seq: 2, run_id: 3 } as const;
+
 const MANIFEST_ENTRY_SCHEMA: avro.Schema = {
   type: 'record',
   name: 'manifest_entry',
@@ -37,6 +50,16 @@ const MANIFEST_ENTRY_SCHEMA: avro.Schema = {
           { name: 'partition', type: { type: 'record', name: 'r102', fields: [] } },
           { name: 'record_count', type: 'long' },
           { name: 'file_size_in_bytes', type: 'long' },
+          {
+            name: 'lower_bounds',
+            type: ['null', { type: 'array', items: bound('k126_v127') }],
+            default: null,
+          },
+          {
+            name: 'upper_bounds',
+            type: ['null', { type: 'array', items: bound('k129_v130') }],
+            default: null,
+          },
         ],
       },
     },
@@ -55,6 +78,23 @@ export interface FixtureFile {
   status?: number;
   /** 0 data (default), 1 position deletes. */
   content?: number;
+  /**
+   * The run_id bounds written to the manifest: by default the rows' own, truncated to 16 characters
+   * as Iceberg's default metrics do; null writes none; a pair writes exactly those.
+   */
+  runIdBounds?: [string, string] | null;
+}
+
+/** Iceberg's truncate(16) string bounds: the lower a prefix, the upper a prefix with its last character incremented. */
+export function truncatedBounds(values: string[], width = 16): [string, string] {
+  const sorted = [...values].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const lo = sorted[0] as string;
+  const hi = sorted[sorted.length - 1] as string;
+  const upper =
+    hi.length <= width
+      ? hi
+      : hi.slice(0, width - 1) + String.fromCodePoint((hi.codePointAt(width - 1) as number) + 1);
+  return [lo.slice(0, width), upper];
 }
 
 /** 63-bit, beyond 2^53 on purpose: the reader must not lose digits. */
@@ -102,6 +142,19 @@ export async function writeIcebergFixture(
     'format-version': 2,
     'table-uuid': '00000000-0000-0000-0000-000000000001',
     location: `file:${tablePath}`,
+    'current-schema-id': 0,
+    schemas: [
+      {
+        type: 'struct',
+        'schema-id': 0,
+        fields: Object.entries(FIELD_IDS).map(([name, id]) => ({
+          id,
+          name,
+          required: true,
+          type: name === 'seq' ? 'long' : 'string',
+        })),
+      },
+    ],
   };
   fs.writeFileSync(
     path.join(meta, 'v1.metadata.json'),
@@ -113,6 +166,14 @@ export async function writeIcebergFixture(
     for (const [i, f] of files.entries()) {
       const file = path.join(data, `0000${i}-0-fixture.parquet`);
       await writeParquet(file, f.rows);
+      const bounds =
+        f.runIdBounds === undefined
+          ? f.rows.length > 0
+            ? truncatedBounds(f.rows.map((r) => r.run_id))
+            : null
+          : f.runIdBounds;
+      const bound = (v: string | undefined) =>
+        v === undefined ? null : [{ key: FIELD_IDS.run_id, value: Buffer.from(v, 'utf8') }];
       entries.push({
         status: f.status ?? 1,
         snapshot_id: FIXTURE_SNAPSHOT_ID,
@@ -123,6 +184,8 @@ export async function writeIcebergFixture(
           partition: {},
           record_count: f.rows.length,
           file_size_in_bytes: fs.statSync(file).size,
+          lower_bounds: bound(bounds?.[0]),
+          upper_bounds: bound(bounds?.[1]),
         },
       });
     }

@@ -5,6 +5,7 @@ import { readIcebergLayer } from './iceberg';
 import { readCurrentSnapshot, resolveFile } from '../iceberg/metadata';
 import {
   FIXTURE_SNAPSHOT_ID,
+  truncatedBounds,
   writeIcebergFixture,
   type FixtureRow,
 } from '../../test/iceberg-fixture';
@@ -39,6 +40,40 @@ describe('readIcebergLayer', () => {
     ]);
     expect(read.contents.foreign).toBe(1);
     expect(read.contents.notes[0]).toContain(String(FIXTURE_SNAPSHOT_ID));
+  });
+
+  it("skips files whose run_id bounds exclude the run, counting their rows as other runs'", async () => {
+    const table = path.join(dir, 'pruned');
+    await writeIcebergFixture(table, [
+      { rows: [row(0), row(1)] },
+      { rows: [row(7, 'other-run'), row(8, 'other-run')] },
+      // Bounds that claim other runs only: the reader trusts them, as every Iceberg reader does.
+      { rows: [row(2)], runIdBounds: ['a-run', 'b-run'] },
+      // No bounds written: the file may hold anything, so it is read.
+      { rows: [row(3), row(9, 'zz-run')], runIdBounds: null },
+    ]);
+    const read = await readIcebergLayer({ tablePath: table, runId: RUN });
+    if (!read.ok) throw new Error(read.error);
+    expect(Array.from(read.contents.seqs)).toEqual([0, 1, 3]);
+    expect(read.contents.foreign).toBe(4);
+    expect(read.contents.notes[0]).toContain('4 data file(s); 2 read (4 row(s)), 2 skipped');
+  });
+
+  it('truncated bounds (16 characters, the upper one incremented) still admit the run', async () => {
+    const long = 'profile-1000-20261205T105531Z';
+    expect(truncatedBounds([long])).toEqual(['profile-1000-202', 'profile-1000-203']);
+    const table = path.join(dir, 'truncated');
+    await writeIcebergFixture(table, [
+      { rows: [row(0, long), row(1, long)] },
+      { rows: [row(2, 'gen-42-1796470444661')] },
+    ]);
+    const read = await readIcebergLayer({ tablePath: table, runId: long });
+    if (!read.ok) throw new Error(read.error);
+    expect(Array.from(read.contents.seqs)).toEqual([0, 1]);
+    expect(read.contents.notes[0]).toContain('1 skipped');
+    const other = await readIcebergLayer({ tablePath: table, runId: 'gen-42-1796470444661' });
+    if (!other.ok) throw new Error(other.error);
+    expect(Array.from(other.contents.seqs)).toEqual([2]);
   });
 
   it('a table with no snapshot is readable and empty', async () => {

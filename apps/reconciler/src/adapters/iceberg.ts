@@ -1,7 +1,7 @@
 /** Iceberg layer adapter: this run's rows of the table's current snapshot, read natively from metadata, Avro manifests and Parquet. */
 
 import { SeqList, toIndexSeq, type LayerRead } from '../core/contents';
-import { liveFiles, readCurrentSnapshot } from '../iceberg/metadata';
+import { liveFiles, mayHoldString, readCurrentSnapshot } from '../iceberg/metadata';
 import { readParquetColumns } from '../iceberg/parquet';
 
 export interface IcebergLayerOptions {
@@ -28,7 +28,18 @@ export async function readIcebergLayer(o: IcebergLayerOptions): Promise<LayerRea
     const eventIds: (string | null)[] = [];
     let foreign = 0;
     let rowsRead = 0;
+    // Files whose run_id bounds exclude this run hold none of its rows: skipped, as any Iceberg
+    // reader skips them for a filter on run_id (the table keeps every run, so most files are others').
+    const runIdField = snapshot.fieldIds.get(cols.runId);
+    let skipped = 0;
+    let skippedRows = 0;
     for (const f of files.data) {
+      if (!mayHoldString(f, runIdField, o.runId)) {
+        skipped++;
+        skippedRows += f.recordCount;
+        foreign += f.recordCount;
+        continue;
+      }
       const { rows, columns } = await readParquetColumns(f.path, [
         cols.seq,
         cols.runId,
@@ -53,7 +64,7 @@ export async function readIcebergLayer(o: IcebergLayerOptions): Promise<LayerRea
     const notes = [
       snapshot.snapshotId === null
         ? `table ${o.tablePath} has no snapshot yet (${snapshot.metadataFile})`
-        : `snapshot ${snapshot.snapshotId} (${snapshot.metadataFile}): ${files.data.length} data file(s), ${rowsRead} row(s)`,
+        : `snapshot ${snapshot.snapshotId} (${snapshot.metadataFile}): ${files.data.length} data file(s); ${files.data.length - skipped} read (${rowsRead} row(s)), ${skipped} skipped by their run_id bounds (${skippedRows} row(s) of other runs)`,
     ];
     return {
       ok: true,

@@ -10,11 +10,16 @@ export interface CurrentSnapshot {
   /** Decimal string: snapshot ids are 63-bit. Null for a table with no snapshot yet. */
   snapshotId: string | null;
   manifestList: string | null;
+  /** The current schema's field ids by top-level column name (what manifests' column statistics are keyed by). */
+  fieldIds: Map<string, number>;
 }
 
 export interface DataFile {
   path: string;
   recordCount: number;
+  /** Column statistics by field id, as the manifest holds them (single-value serialization); absent when not written. */
+  lowerBounds: Map<number, Buffer>;
+  upperBounds: Map<number, Buffer>;
 }
 
 export interface LiveFiles {
@@ -53,11 +58,12 @@ export function readCurrentSnapshot(tablePath: string): CurrentSnapshot {
     'format-version'?: number;
     'current-snapshot-id'?: string | null;
     snapshots?: { 'snapshot-id': string; 'manifest-list'?: string }[];
-  };
+  } & SchemaFields;
   const id = meta['current-snapshot-id'] ?? null;
   const formatVersion = meta['format-version'] ?? 1;
+  const fieldIds = currentFieldIds(meta);
   if (id === null || id === '-1')
-    return { metadataFile, formatVersion, snapshotId: null, manifestList: null };
+    return { metadataFile, formatVersion, snapshotId: null, manifestList: null, fieldIds };
   const snapshot = (meta.snapshots ?? []).find((s) => s['snapshot-id'] === id);
   if (snapshot === undefined)
     throw new Error(`${metadataFile}: current snapshot ${id} is not among its snapshots`);
@@ -70,7 +76,28 @@ export function readCurrentSnapshot(tablePath: string): CurrentSnapshot {
     formatVersion,
     snapshotId: id,
     manifestList: resolveFile(snapshot['manifest-list'], tablePath),
+    fieldIds,
   };
+}
+
+interface SchemaJson {
+  'schema-id'?: number;
+  fields?: { id: number; name: string }[];
+}
+
+interface SchemaFields {
+  /** v1 */
+  schema?: SchemaJson;
+  /** v2 (and v1 tables written by newer libraries) */
+  schemas?: SchemaJson[];
+  'current-schema-id'?: number;
+}
+
+/** The current schema's top-level field ids by name; empty when the metadata has no schema (no pruning then). */
+function currentFieldIds(meta: SchemaFields): Map<string, number> {
+  const current =
+    meta.schemas?.find((s) => s['schema-id'] === meta['current-schema-id']) ?? meta.schema;
+  return new Map((current?.fields ?? []).map((f) => [f.name, f.id]));
 }
 
 /**
@@ -101,10 +128,16 @@ interface ManifestEntry {
     file_path: string;
     file_format: string;
     record_count: number | bigint;
+    /** Iceberg's map<int, binary>, written as an array of key/value records. */
+    lower_bounds?: { key: number; value: Buffer }[] | null;
+    upper_bounds?: { key: number; value: Buffer }[] | null;
   };
 }
 
-/** The live files of the snapshot: every manifest of its list, entries not marked deleted. */
+const boundsOf = (b: { key: number; value: Buffer }[] | null | undefined): Map<number, Buffer> =>
+  new Map((b ?? []).map((kv) => [kv.key, kv.value]));
+
+/** The live files of the snapshot: every manifest of its list, entries not marked deleted, with their column bounds. */
 export async function liveFiles(snapshot: CurrentSnapshot, tablePath: string): Promise<LiveFiles> {
   const out: LiveFiles = { data: [], deletes: [] };
   if (snapshot.manifestList === null) return out;
@@ -121,8 +154,30 @@ export async function liveFiles(snapshot: CurrentSnapshot, tablePath: string): P
       if (e.data_file.file_format.toUpperCase() !== 'PARQUET') {
         throw new Error(`data file ${file} is ${e.data_file.file_format}; only Parquet is read`);
       }
-      out.data.push({ path: file, recordCount: Number(e.data_file.record_count) });
+      out.data.push({
+        path: file,
+        recordCount: Number(e.data_file.record_count),
+        lowerBounds: boundsOf(e.data_file.lower_bounds),
+        upperBounds: boundsOf(e.data_file.upper_bounds),
+      });
     }
   }
   return out;
+}
+
+/**
+ * False only when the file's bounds for a string column prove that no row holds `value`: outside
+ * [lower, upper] in UTF-8 byte order, which is Unicode code point order, Iceberg's order for strings.
+ * Truncated bounds (Iceberg's default `truncate(16)` metrics) are still bounds: a truncated lower
+ * bound is a prefix, and a truncated upper bound is incremented. A column without bounds may hold
+ * anything.
+ */
+export function mayHoldString(file: DataFile, fieldId: number | undefined, value: string): boolean {
+  if (fieldId === undefined) return true;
+  const v = Buffer.from(value, 'utf8');
+  const lower = file.lowerBounds.get(fieldId);
+  if (lower !== undefined && Buffer.compare(v, lower) < 0) return false;
+  const upper = file.upperBounds.get(fieldId);
+  if (upper !== undefined && Buffer.compare(v, upper) > 0) return false;
+  return true;
 }

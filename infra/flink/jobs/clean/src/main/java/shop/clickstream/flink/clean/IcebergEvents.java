@@ -52,9 +52,17 @@ public final class IcebergEvents {
   }
 
   /**
+   * run_id's column statistics in full, not Iceberg's default truncate(16): the table holds every run, and a reader
+   * filtering on one run (the reconciler, or any engine's {@code WHERE run_id = ...}) skips the files whose bounds
+   * exclude it. Truncated to 16 characters, run ids of one kind started on the same day share their bounds
+   * ("profile-1000-202"), so few files could be skipped. Applies to files written after it is set.
+   */
+  static final String RUN_ID_METRICS = TableProperties.METRICS_MODE_COLUMN_CONF_PREFIX + "run_id";
+
+  /**
    * Creates the namespace and table if absent (idempotent); an existing table is used as it is, except that its
    * snapshot retention properties are set to the job's (what {@link IcebergSnapshotExpiry} applies), so that another
-   * engine's expiry of this table keeps the same snapshots.
+   * engine's expiry of this table keeps the same snapshots, and run_id's statistics to full ({@link #RUN_ID_METRICS}).
    */
   public static Table ensureTable(
       CatalogLoader loader, TableIdentifier id, String parquetCodec, long snapshotMaxAgeMs, int snapshotsRetained) {
@@ -66,19 +74,20 @@ public final class IcebergEvents {
         // Another job created it first: fine.
       }
     }
-    Map<String, String> retention = Map.of(
+    Map<String, String> enforced = Map.of(
         TableProperties.MAX_SNAPSHOT_AGE_MS, Long.toString(snapshotMaxAgeMs),
-        TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(snapshotsRetained));
+        TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(snapshotsRetained),
+        RUN_ID_METRICS, "full");
     if (catalog.tableExists(id)) {
       Table existing = catalog.loadTable(id);
-      if (!existing.properties().entrySet().containsAll(retention.entrySet())) {
+      if (!existing.properties().entrySet().containsAll(enforced.entrySet())) {
         var update = existing.updateProperties();
-        retention.forEach(update::set);
+        enforced.forEach(update::set);
         update.commit();
       }
       return existing;
     }
-    Map<String, String> props = new HashMap<>(retention);
+    Map<String, String> props = new HashMap<>(enforced);
     props.putAll(Map.of(
         TableProperties.FORMAT_VERSION, "2",
         TableProperties.DEFAULT_FILE_FORMAT, "parquet",

@@ -16,6 +16,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -124,6 +125,18 @@ class IcebergSnapshotExpiryTest {
     assertEquals("900000", again.properties().get(TableProperties.MAX_SNAPSHOT_AGE_MS));
     assertEquals("5", again.properties().get(TableProperties.MIN_SNAPSHOTS_TO_KEEP));
     assertTrue(new File(dir.toFile(), "clickstream/events_clean/metadata").isDirectory());
+  }
+
+  @Test
+  void keepsFullRunIdStatisticsOnNewAndExistingTables() {
+    Table created = table(3_600_000, 10);
+    assertEquals("full", MetricsConfig.forTable(created).columnMode("run_id").toString());
+    // Another column keeps Iceberg's default, truncate(16).
+    assertEquals("truncate(16)", MetricsConfig.forTable(created).columnMode("event_id").toString());
+    // A table created before the property existed gets it at the job's next start.
+    created.updateProperties().remove(IcebergEvents.RUN_ID_METRICS).commit();
+    assertEquals("truncate(16)", MetricsConfig.forTable(created).columnMode("run_id").toString());
+    assertEquals("full", MetricsConfig.forTable(table(3_600_000, 10)).columnMode("run_id").toString());
   }
 
   @Test
