@@ -68,11 +68,13 @@ for j in json.load(sys.stdin)["jobs"]:
 }
 
 # Newest completed checkpoint (a chk-N directory with _metadata) of job name $1, or nothing.
+# awk reads the whole sorted list: `head -1` exited after the first line, and with a listing longer than a pipe's
+# buffer (three retained checkpoints per job id ever run) sort then died of SIGPIPE, failing the pipeline (exit 141).
 latest_checkpoint() {
   local dir="$CHECKPOINT_ROOT/$1"
   [[ -d $dir ]] || return 0
   find "$dir" -mindepth 3 -maxdepth 3 -path '*/chk-*/_metadata' -printf '%T@ %h\n' 2>/dev/null |
-    sort -rn | head -1 | cut -d' ' -f2-
+    sort -rn | awk 'NR == 1 { sub(/^[^ ]+ /, ""); print }'
 }
 
 cancel() {
