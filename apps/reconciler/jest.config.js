@@ -1,6 +1,6 @@
 // Unit tests: beside the code, no network.
 const preset = require('../../jest.preset.js');
-const esm = require('./jest.esm.js');
+const esm = require('../../jest.esm.js');
 
 module.exports = {
   ...preset,

@@ -1,6 +1,6 @@
 // Integration tests: against the real local stack (started if it is not running).
 const preset = require('../../jest.preset.js');
-const esm = require('./jest.esm.js');
+const esm = require('../../jest.esm.js');
 
 module.exports = {
   ...preset,
