@@ -14,6 +14,8 @@ export interface IcebergSnapshotView {
   /** Sum of record_count over the live data-file entries of the current snapshot's manifests. */
   manifestRecords: number;
   dataFiles: number;
+  /** Local paths of the live data files. */
+  dataFilePaths: string[];
   /** Manifests that track delete files (content 1); an append-only table has none. */
   deleteManifests: number;
   parquetCodec: string | undefined;
@@ -82,6 +84,8 @@ export interface SnapshotEntry {
   /** The Flink job that committed it (`flink.job-id` in the summary). */
   flinkJobId: string | undefined;
   checkpointId: number;
+  /** `append` from the sink, `replace` from a compaction. */
+  operation: string | undefined;
 }
 
 /** Every snapshot the current metadata still lists, oldest first. */
@@ -91,6 +95,7 @@ export function listSnapshots(tableDir: string): SnapshotEntry[] {
     addedRecords: Number(s.summary['added-records'] ?? 0),
     flinkJobId: s.summary['flink.job-id'],
     checkpointId: Number(s.summary['flink.max-committed-checkpoint-id'] ?? -1),
+    operation: s.summary.operation,
   }));
 }
 
@@ -105,6 +110,7 @@ export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnap
 
   let manifestRecords = 0;
   let dataFiles = 0;
+  const dataFilePaths: string[] = [];
   let deleteManifests = 0;
   for (const m of await readAvro(localPath(snapshot['manifest-list']))) {
     if (m.content !== 0) {
@@ -112,10 +118,11 @@ export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnap
       continue;
     }
     for (const entry of await readAvro(localPath(String(m.manifest_path)))) {
-      const file = entry.data_file as { content: number; record_count: number };
+      const file = entry.data_file as { content: number; record_count: number; file_path: string };
       // status 2 = DELETED: the entry records a removal and is not part of the snapshot.
       if (entry.status === 2 || file.content !== 0) continue;
       dataFiles++;
+      dataFilePaths.push(localPath(file.file_path));
       manifestRecords += Number(file.record_count);
     }
   }
@@ -126,6 +133,7 @@ export async function readCurrentSnapshot(tableDir: string): Promise<IcebergSnap
     summaryTotalRecords: Number(snapshot.summary['total-records']),
     manifestRecords,
     dataFiles,
+    dataFilePaths,
     deleteManifests,
     parquetCodec: meta.properties?.['write.parquet.compression-codec'],
   };

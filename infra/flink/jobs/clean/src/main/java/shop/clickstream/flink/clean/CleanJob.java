@@ -78,6 +78,7 @@ public final class CleanJob {
         .writeParallelism(c.parallelism)
         .uidPrefix("iceberg")
         .append();
+    if (c.icebergCompactionCommits > 0) IcebergCompaction.append(env, TableLoader.fromCatalog(catalog, table), c);
     if (c.icebergExpiryIntervalMs > 0) {
       clean
           .filter(new IcebergSnapshotExpiry(TableLoader.fromCatalog(catalog, table), c.icebergSnapshotMaxAgeMs,

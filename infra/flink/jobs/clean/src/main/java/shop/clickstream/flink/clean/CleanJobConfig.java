@@ -17,7 +17,8 @@ public final class CleanJobConfig implements Serializable {
       "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
       "iceberg-commit-interval-ms", "rocksdb-compaction", "rocksdb-compaction-trigger",
-      "rocksdb-bloom-filter");
+      "rocksdb-bloom-filter", "iceberg-compaction-commits", "iceberg-compaction-target-mb",
+      "iceberg-compaction-max-mb", "iceberg-compaction-poll-s");
 
   public final String jobName;
   public final String bootstrap;
@@ -68,6 +69,17 @@ public final class CleanJobConfig implements Serializable {
    * checkpoint this long after the last release. 0 = at every checkpoint.
    */
   public final long icebergCommitIntervalMs;
+  /**
+   * Small-file compaction ({@link IcebergCompaction}): a rewrite of the small data files runs after this many Iceberg
+   * commits (at the 5 s cadence, 120 is about every 10 minutes); 0 = never.
+   */
+  public final int icebergCompactionCommits;
+  /** The size a compacted data file aims at, MB. */
+  public final long icebergCompactionTargetMb;
+  /** At most this many MB of small files rewritten by one compaction (a backlog is worked off over several). */
+  public final long icebergCompactionMaxMb;
+  /** How often the compaction's monitor reads the table's new snapshots, and the least time between two compactions, s. */
+  public final long icebergCompactionPollS;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
   /**
@@ -109,6 +121,10 @@ public final class CleanJobConfig implements Serializable {
     icebergSnapshotsRetained = (int) number(a, "iceberg-snapshots-retained", 10, 1, 100_000);
     icebergExpiryIntervalMs = number(a, "iceberg-expiry-interval-ms", 60_000, 0, 24L * 3_600_000);
     icebergCommitIntervalMs = number(a, "iceberg-commit-interval-ms", 5_000, 0, 3_600_000);
+    icebergCompactionCommits = (int) number(a, "iceberg-compaction-commits", 120, 0, 1_000_000);
+    icebergCompactionTargetMb = number(a, "iceberg-compaction-target-mb", 32, 1, 1_024);
+    icebergCompactionMaxMb = number(a, "iceberg-compaction-max-mb", 128, 1, 1_000_000);
+    icebergCompactionPollS = number(a, "iceberg-compaction-poll-s", 60, 1, 3_600);
     transactionTimeoutMs = number(a, "transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

@@ -68,6 +68,24 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void icebergCompactionDefaultsAndBounds() {
+    CleanJobConfig d = CleanJobConfig.parse(new String[0]);
+    assertEquals(120, d.icebergCompactionCommits);
+    assertEquals(32, d.icebergCompactionTargetMb);
+    assertEquals(128, d.icebergCompactionMaxMb);
+    assertEquals(60, d.icebergCompactionPollS);
+    CleanJobConfig c = CleanJobConfig.parse(new String[] {"--iceberg-compaction-commits", "0", "--iceberg-compaction-poll-s", "2"});
+    assertEquals(0, c.icebergCompactionCommits);
+    assertEquals(2, c.icebergCompactionPollS);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--iceberg-compaction-poll-s", "500ms"}));
+    assertTrue(e.getMessage().contains("--iceberg-compaction-poll-s='500ms'"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--iceberg-compaction-target-mb", "0"}));
+    assertTrue(e.getMessage().contains("--iceberg-compaction-target-mb='0'"), e.getMessage());
+  }
+
+  @Test
   void bloomFiltersAreOnlyThereWhenAsked() {
     assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
         .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));

@@ -1,0 +1,118 @@
+/**
+ * The clean job's small-file compaction (Iceberg's RewriteDataFiles in the job, IcebergCompaction.java) against the
+ * real stack: after a few commits it replaces the table's small files with fewer larger ones, and the table then holds
+ * every distinct event exactly once, row for row, while events.clean stays exact.
+ */
+
+import { parquetMetadata, parquetRead } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { readFileSync } from 'node:fs';
+import {
+  cancelJob,
+  compareClean,
+  createRunTopics,
+  dropRun,
+  freshRun,
+  produce,
+  readAll,
+  seedValid,
+  sleep,
+  submitClean,
+  summarize,
+  waitFor,
+  type CleanRun,
+} from './harness';
+import { listSnapshots, readCurrentSnapshot } from './iceberg';
+
+const run: CleanRun = freshRun('compact');
+
+/** The `seq` of every row of the live data files, in file order. */
+async function seqsOf(files: string[]): Promise<number[]> {
+  const seqs: number[] = [];
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    const file = bytes.buffer.slice(
+      bytes.byteOffset,
+      bytes.byteOffset + bytes.byteLength,
+    ) as ArrayBuffer;
+    await parquetRead({
+      file,
+      metadata: parquetMetadata(file),
+      columns: ['seq'],
+      compressors,
+      onChunk: ({ columnData }) => {
+        for (let i = 0; i < columnData.length; i++) seqs.push(Number(columnData[i]));
+      },
+    });
+  }
+  return seqs;
+}
+
+beforeAll(async () => {
+  await createRunTopics(run);
+});
+
+afterAll(async () => {
+  await cancelJob(run.jobName).catch(() => undefined);
+  await dropRun(run);
+});
+
+test('compacts the small files into fewer, and every distinct event stays in the table exactly once', async () => {
+  const a = seedValid(run.valid, `run-${run.id}`, 3, 0, 4000);
+  // Iceberg at every 1 s checkpoint, a compaction after every 6 commits, the monitor reading the table every 2 s.
+  await submitClean(run, [
+    '--iceberg-commit-interval-ms',
+    '0',
+    '--iceberg-compaction-commits',
+    '6',
+    '--iceberg-compaction-poll-s',
+    '2',
+    '--iceberg-compaction-target-mb',
+    '1',
+  ]);
+  // In 10 slices a second apart: a small data file per subtask at most checkpoints.
+  for (let i = 0; i < 10; i++) {
+    await produce(
+      a.sends.slice(
+        Math.floor((i * a.sends.length) / 10),
+        Math.floor(((i + 1) * a.sends.length) / 10),
+      ),
+    );
+    await sleep(1000);
+  }
+  await waitFor(
+    `${a.distinct.size} rows in Iceberg ${run.icebergTable}`,
+    () => readCurrentSnapshot(run.tableDir),
+    (s) => (s?.summaryTotalRecords ?? 0) >= a.distinct.size,
+    180000,
+  );
+  const appended = listSnapshots(run.tableDir).filter((s) => s.operation === 'append').length;
+  expect(appended).toBeGreaterThanOrEqual(6);
+  await waitFor(
+    `a compaction (replace snapshot) of ${run.icebergTable}`,
+    async () => listSnapshots(run.tableDir).filter((s) => s.operation === 'replace').length,
+    (n) => n >= 1,
+    180000,
+  );
+
+  const snapshot = await readCurrentSnapshot(run.tableDir);
+  expect(snapshot?.deleteManifests).toBe(0);
+  expect(snapshot?.summaryTotalRecords).toBe(a.distinct.size);
+  expect(snapshot?.manifestRecords).toBe(a.distinct.size);
+  // Fewer files than the sink wrote: at least two per append snapshot with data would remain without compaction.
+  expect(snapshot?.dataFiles).toBeLessThan(appended);
+  const seqs = (await seqsOf(snapshot?.dataFilePaths ?? [])).sort((x, y) => x - y);
+  expect(seqs).toEqual([...a.distinct.keys()].sort((x, y) => x - y));
+
+  const evidence = compareClean(a.distinct, await readAll(run.clean, 'read_committed'));
+  expect(summarize(evidence)).toEqual(
+    summarize({
+      expected: a.distinct.size,
+      observed: a.distinct.size,
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+      altered: [],
+    }),
+  );
+});
