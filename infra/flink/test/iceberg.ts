@@ -86,6 +86,8 @@ export interface SnapshotEntry {
   checkpointId: number;
   /** `append` from the sink, `replace` from a compaction. */
   operation: string | undefined;
+  addedDataFiles: number;
+  deletedDataFiles: number;
 }
 
 /** Every snapshot the current metadata still lists, oldest first. */
@@ -96,6 +98,8 @@ export function listSnapshots(tableDir: string): SnapshotEntry[] {
     flinkJobId: s.summary['flink.job-id'],
     checkpointId: Number(s.summary['flink.max-committed-checkpoint-id'] ?? -1),
     operation: s.summary.operation,
+    addedDataFiles: Number(s.summary['added-data-files'] ?? 0),
+    deletedDataFiles: Number(s.summary['deleted-data-files'] ?? 0),
   }));
 }
 

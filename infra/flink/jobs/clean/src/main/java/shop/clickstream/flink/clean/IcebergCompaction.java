@@ -33,6 +33,9 @@ final class IcebergCompaction {
         .add(RewriteDataFiles.builder()
             .scheduleOnCommitCount(c.icebergCompactionCommits)
             .targetFileSizeBytes(c.icebergCompactionTargetMb * MB)
+            // Iceberg's planner skips a file group bigger than maxRewriteBytes, and an unpartitioned table's small
+            // files make one group up to maxFileGroupSizeBytes (100 GB by default): bounded alike, groups fit.
+            .maxFileGroupSizeBytes(c.icebergCompactionMaxMb * MB)
             .maxRewriteBytes(c.icebergCompactionMaxMb * MB))
         .append();
   }
