@@ -70,12 +70,12 @@ class CleanJobConfigTest {
   @Test
   void icebergCompactionDefaultsAndBounds() {
     CleanJobConfig d = CleanJobConfig.parse(new String[0]);
-    assertEquals(120, d.icebergCompactionCommits);
+    assertEquals(0, d.icebergCompactionCommits);
     assertEquals(32, d.icebergCompactionTargetMb);
     assertEquals(128, d.icebergCompactionMaxMb);
     assertEquals(60, d.icebergCompactionPollS);
-    CleanJobConfig c = CleanJobConfig.parse(new String[] {"--iceberg-compaction-commits", "0", "--iceberg-compaction-poll-s", "2"});
-    assertEquals(0, c.icebergCompactionCommits);
+    CleanJobConfig c = CleanJobConfig.parse(new String[] {"--iceberg-compaction-commits", "6", "--iceberg-compaction-poll-s", "2"});
+    assertEquals(6, c.icebergCompactionCommits);
     assertEquals(2, c.icebergCompactionPollS);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--iceberg-compaction-poll-s", "500ms"}));
