@@ -121,6 +121,13 @@ describe('tools/reconcile-wait', () => {
     expect(r.argvs[3]).not.toContain('--out');
     expect(r.stdout).toMatch(/table of call 3/);
     expect(r.stdout).toMatch(/every layer exact after \d+ s of catch-up \(4 reconciliations\)/);
+    // Each retry says what it waits for, from the report that narrowed it.
+    expect(r.stdout).toMatch(
+      /attempt 1 after \d+ s, 2 layer\(s\) not exact yet: clickhouse\.clean inexact, agg\.sessions unknown; retrying/,
+    );
+    expect(r.stdout).toMatch(
+      /attempt 2 after \d+ s, 1 layer\(s\) not exact yet: agg\.sessions unknown; retrying/,
+    );
   });
 
   it('narrows again from the full count when a layer regressed in between', () => {
