@@ -178,6 +178,19 @@ export async function produce(records: OutRecord[], chunk = 2000): Promise<void>
   );
 }
 
+/** Produces `sends` in `slices` parts a second apart, so that they reach several of the job's 1 s checkpoints. */
+export async function produceInSlices(sends: OutRecord[], slices: number): Promise<void> {
+  for (let i = 0; i < slices; i++) {
+    await produce(
+      sends.slice(
+        Math.floor((i * sends.length) / slices),
+        Math.floor(((i + 1) * sends.length) / slices),
+      ),
+    );
+    await sleep(1000);
+  }
+}
+
 /** Submits the clean job for this run through infra/flink/submit.sh (REST only); resolves to the job id. */
 export async function submitClean(r: CleanRun, extraArgs: string[] = []): Promise<string> {
   const args = [
@@ -297,4 +310,16 @@ export function summarize(e: CleanEvidence): object {
     unexpected: { n: e.unexpected.length, first: e.unexpected.slice(0, 5) },
     altered: { n: e.altered.length, first: e.altered.slice(0, 5) },
   };
+}
+
+/** What `summarize` gives when events.clean holds each of `n` distinct events once, unaltered. */
+export function exactSummary(n: number): object {
+  return summarize({
+    expected: n,
+    observed: n,
+    missing: [],
+    duplicated: [],
+    unexpected: [],
+    altered: [],
+  });
 }

@@ -5,12 +5,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
 import {
-  cancelJob,
   readAll,
   compareClean,
-  createRunTopics,
-  dropRun,
-  freshRun,
+  exactSummary,
   produce,
   repoRoot,
   seedValid,
@@ -19,12 +16,13 @@ import {
   summarize,
   waitFor,
   jobState,
-  type CleanRun,
 } from './harness';
+import { useCleanRun } from './clean-run';
 import { readCurrentSnapshot } from './iceberg';
 
 const exec = promisify(execFile);
-const run: CleanRun = freshRun('tmkill');
+// Whatever happened, a TaskManager is left running for everybody else.
+const run = useCleanRun('tmkill', stackUp);
 const PID_FILE = path.join(repoRoot(), '.run/pids/flink-taskmanager.pid');
 
 function readClean(isolation: 'read_committed' | 'read_uncommitted') {
@@ -44,17 +42,6 @@ function isAlive(pid: number): boolean {
 async function stackUp(): Promise<void> {
   await exec('bash', [path.join(repoRoot(), 'infra/local/stack.sh'), 'up'], { timeout: 300000 });
 }
-
-beforeAll(async () => {
-  await createRunTopics(run);
-});
-
-afterAll(async () => {
-  // Whatever happened, leave a TaskManager running for everybody else.
-  await stackUp().catch(() => undefined);
-  await cancelJob(run.jobName).catch(() => undefined);
-  await dropRun(run);
-});
 
 test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', async () => {
   const seeded = seedValid(run.valid, `run-${run.id}`, 7, 0, 9000);
@@ -112,16 +99,7 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
   const committed = await readClean('read_committed');
   const uncommitted = await readClean('read_uncommitted');
   const evidence = compareClean(seeded.distinct, committed);
-  expect(summarize(evidence)).toEqual(
-    summarize({
-      expected: n,
-      observed: n,
-      missing: [],
-      duplicated: [],
-      unexpected: [],
-      altered: [],
-    }),
-  );
+  expect(summarize(evidence)).toEqual(exactSummary(n));
   const snapshot = await readCurrentSnapshot(run.tableDir);
   expect(snapshot?.summaryTotalRecords).toBe(n);
   expect(snapshot?.manifestRecords).toBe(n);
