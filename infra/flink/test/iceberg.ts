@@ -88,6 +88,8 @@ export interface SnapshotEntry {
   operation: string | undefined;
   addedDataFiles: number;
   deletedDataFiles: number;
+  /** Bytes of all the table's live data files after this snapshot (`total-files-size`). */
+  totalFilesSize: number;
 }
 
 /** Every snapshot the current metadata still lists, oldest first. */
@@ -100,6 +102,7 @@ export function listSnapshots(tableDir: string): SnapshotEntry[] {
     operation: s.summary.operation,
     addedDataFiles: Number(s.summary['added-data-files'] ?? 0),
     deletedDataFiles: Number(s.summary['deleted-data-files'] ?? 0),
+    totalFilesSize: Number(s.summary['total-files-size'] ?? 0),
   }));
 }
 

@@ -63,7 +63,8 @@ public final class CleanJob {
     String warehouse = new File(c.warehouse.replaceFirst("^file:(//)?", "")).getAbsolutePath();
     CatalogLoader catalog = IcebergEvents.catalogLoader(warehouse);
     TableIdentifier table = IcebergEvents.identifier(c.icebergNamespace, c.icebergTable);
-    IcebergEvents.ensureTable(catalog, table, c.parquetCodec, c.icebergSnapshotMaxAgeMs, c.icebergSnapshotsRetained);
+    IcebergEvents.ensureTable(catalog, table, c.parquetCodec, c.icebergSnapshotMaxAgeMs, c.icebergSnapshotsRetained,
+        c.metadataVersionsKept());
     TypeInformation<RowData> rowType = FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(IcebergEvents.SCHEMA));
     DataStream<RowData> rows = clean
         .map(new IcebergEvents.ToRow(), rowType)
@@ -78,7 +79,9 @@ public final class CleanJob {
         .writeParallelism(c.parallelism)
         .uidPrefix("iceberg")
         .append();
-    if (c.icebergCompactionCommits > 0) IcebergCompaction.append(env, TableLoader.fromCatalog(catalog, table), c);
+    // Always in the graph, also when off (never triggered): its operators keep state, and a checkpoint holding state of
+    // operators the program lacks does not restore, so turning compaction off would otherwise block every resume.
+    IcebergCompaction.append(env, TableLoader.fromCatalog(catalog, table), c);
     if (c.icebergExpiryIntervalMs > 0) {
       clean
           .filter(new IcebergSnapshotExpiry(TableLoader.fromCatalog(catalog, table), c.icebergSnapshotMaxAgeMs,

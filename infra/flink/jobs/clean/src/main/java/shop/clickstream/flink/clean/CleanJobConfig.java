@@ -71,9 +71,8 @@ public final class CleanJobConfig implements Serializable {
   public final long icebergCommitIntervalMs;
   /**
    * Small-file compaction ({@link IcebergCompaction}): a rewrite of the small data files runs after this many Iceberg
-   * commits; 0 = never, the default. Off because its commit fails when more than the table's
-   * write.metadata.previous-versions-max (20) commits came between two runs: the rewrite committer refreshes from its
-   * cached metadata version, whose file delete-after-commit has removed by then (docs/FLINK.md, "Small-file compaction").
+   * commits; 0 = never, the default (docs/FLINK.md, "Small-file compaction"). The table keeps enough metadata versions
+   * for any N ({@link #metadataVersionsKept}).
    */
   public final int icebergCompactionCommits;
   /** The size a compacted data file aims at, MB. */
@@ -152,6 +151,24 @@ public final class CleanJobConfig implements Serializable {
   /** How long the job may be down and still recover every open transaction (logged at start, in docs/FLINK.md). */
   public long maxDowntimeMs() {
     return transactionTimeoutMs - maxOpenMs(checkpointIntervalMs);
+  }
+
+  /**
+   * How many old metadata files the table keeps (write.metadata.previous-versions-max, set at every start): twice the
+   * most commits that can come between two refreshes of a table this job holds open, plus 10, and at least Iceberg's
+   * default of 20. Such a table (the snapshot expiry's, the compaction's monitor, planner and committer) refreshes
+   * from its cached metadata version, and a Hadoop-catalog table fails that refresh once the version's file has been
+   * deleted ("Metadata file for version N is missing"). Commits come at most once per commit interval (or checkpoint).
+   */
+  public int metadataVersionsKept() {
+    long commitEveryMs = Math.max(icebergCommitIntervalMs, checkpointIntervalMs);
+    long expiry = ceilDiv(icebergExpiryIntervalMs, commitEveryMs);
+    long compaction = icebergCompactionCommits + ceilDiv(icebergCompactionPollS * 1000, commitEveryMs);
+    return (int) Math.max(20, 2 * Math.max(expiry, compaction) + 10);
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
   }
 
   /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */

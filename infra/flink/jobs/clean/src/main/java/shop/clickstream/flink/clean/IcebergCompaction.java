@@ -31,7 +31,8 @@ final class IcebergCompaction {
         .rateLimit(Duration.ofSeconds(c.icebergCompactionPollS))
         .parallelism(1)
         .add(RewriteDataFiles.builder()
-            .scheduleOnCommitCount(c.icebergCompactionCommits)
+            // Off (0): a count no table reaches, so that the operators stay in the graph (CleanJob).
+            .scheduleOnCommitCount(c.icebergCompactionCommits > 0 ? c.icebergCompactionCommits : Integer.MAX_VALUE)
             .targetFileSizeBytes(c.icebergCompactionTargetMb * MB)
             // Iceberg's planner skips a file group bigger than maxRewriteBytes, and an unpartitioned table's small
             // files make one group up to maxFileGroupSizeBytes (100 GB by default): bounded alike, groups fit.

@@ -62,10 +62,11 @@ public final class IcebergEvents {
   /**
    * Creates the namespace and table if absent (idempotent); an existing table is used as it is, except that its
    * snapshot retention properties are set to the job's (what {@link IcebergSnapshotExpiry} applies), so that another
-   * engine's expiry of this table keeps the same snapshots, and run_id's statistics to full ({@link #RUN_ID_METRICS}).
+   * engine's expiry of this table keeps the same snapshots, run_id's statistics to full ({@link #RUN_ID_METRICS}), and
+   * the metadata versions kept to what the job's open tables need ({@link CleanJobConfig#metadataVersionsKept}).
    */
-  public static Table ensureTable(
-      CatalogLoader loader, TableIdentifier id, String parquetCodec, long snapshotMaxAgeMs, int snapshotsRetained) {
+  public static Table ensureTable(CatalogLoader loader, TableIdentifier id, String parquetCodec, long snapshotMaxAgeMs,
+      int snapshotsRetained, int metadataVersionsKept) {
     Catalog catalog = loader.loadCatalog();
     if (catalog instanceof SupportsNamespaces ns && !ns.namespaceExists(id.namespace())) {
       try {
@@ -77,7 +78,8 @@ public final class IcebergEvents {
     Map<String, String> enforced = Map.of(
         TableProperties.MAX_SNAPSHOT_AGE_MS, Long.toString(snapshotMaxAgeMs),
         TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(snapshotsRetained),
-        RUN_ID_METRICS, "full");
+        RUN_ID_METRICS, "full",
+        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, Integer.toString(metadataVersionsKept));
     if (catalog.tableExists(id)) {
       Table existing = catalog.loadTable(id);
       if (!existing.properties().entrySet().containsAll(enforced.entrySet())) {
@@ -92,9 +94,8 @@ public final class IcebergEvents {
         TableProperties.FORMAT_VERSION, "2",
         TableProperties.DEFAULT_FILE_FORMAT, "parquet",
         TableProperties.PARQUET_COMPRESSION, parquetCodec,
-        // Keep the metadata directory small: old metadata JSON files are removed after each commit.
-        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
-        TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20"));
+        // Keep the metadata directory small: old metadata JSON files beyond those kept are removed after each commit.
+        TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true"));
     return catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), props);
   }
 

@@ -86,6 +86,19 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void keepsMoreMetadataVersionsThanCommitsBetweenTwoRefreshesOfAnOpenTable() {
+    // Defaults: a commit at most every 5 s, the expiry and the compaction's monitor each refresh once a minute (12).
+    assertEquals(34, CleanJobConfig.parse(new String[0]).metadataVersionsKept());
+    // Compaction after 120 commits: its committer refreshes after 120 + 12 commits.
+    assertEquals(274, CleanJobConfig.parse(new String[] {"--iceberg-compaction-commits", "120"}).metadataVersionsKept());
+    // Commits at every 1 s checkpoint: the expiry's minute now spans 60 commits.
+    assertEquals(130, CleanJobConfig.parse(new String[] {"--iceberg-commit-interval-ms", "0"}).metadataVersionsKept());
+    // Never below Iceberg's default.
+    assertEquals(20, CleanJobConfig.parse(new String[] {"--iceberg-commit-interval-ms", "600000",
+        "--iceberg-compaction-poll-s", "1"}).metadataVersionsKept());
+  }
+
+  @Test
   void bloomFiltersAreOnlyThereWhenAsked() {
     assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
         .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));

@@ -2,6 +2,7 @@ package shop.clickstream.flink.clean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -21,6 +22,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
@@ -33,8 +35,12 @@ class IcebergSnapshotExpiryTest {
   @TempDir Path dir;
 
   private Table table(long maxAgeMs, int retained) {
+    return table(maxAgeMs, retained, 20);
+  }
+
+  private Table table(long maxAgeMs, int retained, int metadataVersionsKept) {
     CatalogLoader loader = IcebergEvents.catalogLoader(dir.toString());
-    return IcebergEvents.ensureTable(loader, ID, "snappy", maxAgeMs, retained);
+    return IcebergEvents.ensureTable(loader, ID, "snappy", maxAgeMs, retained, metadataVersionsKept);
   }
 
   private void append(Table table, int i) {
@@ -137,6 +143,25 @@ class IcebergSnapshotExpiryTest {
     created.updateProperties().remove(IcebergEvents.RUN_ID_METRICS).commit();
     assertEquals("truncate(16)", MetricsConfig.forTable(created).columnMode("run_id").toString());
     assertEquals("full", MetricsConfig.forTable(table(3_600_000, 10)).columnMode("run_id").toString());
+  }
+
+  @Test
+  void anOpenTableRefreshesOnlyWhileItsMetadataVersionIsKept() {
+    // Why CleanJobConfig.metadataVersionsKept exists: a table held open (as the expiry and the compaction hold theirs)
+    // refreshes from its cached metadata version, and fails once more commits than the table keeps have come since.
+    Table writer = table(3_600_000, 10, 5);
+    Table held = IcebergEvents.catalogLoader(dir.toString()).loadCatalog().loadTable(ID);
+    for (int i = 0; i < 6; i++) append(writer, i);
+    ValidationException e = assertThrows(ValidationException.class, held::refresh);
+    assertTrue(e.getMessage().contains("Metadata file for version"), e.getMessage());
+
+    // Kept for more commits than came: the same refresh sees every commit. An existing table gets the job's value.
+    Table kept = table(3_600_000, 10, 20);
+    assertEquals("20", kept.properties().get(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX));
+    Table heldAgain = IcebergEvents.catalogLoader(dir.toString()).loadCatalog().loadTable(ID);
+    for (int i = 6; i < 12; i++) append(kept, i);
+    heldAgain.refresh();
+    assertEquals(kept.currentSnapshot().snapshotId(), heldAgain.currentSnapshot().snapshotId());
   }
 
   @Test
