@@ -78,6 +78,10 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   expect(snapshot?.summaryTotalRecords).toBe(all.size);
   expect(snapshot?.manifestRecords).toBe(all.size);
   expect(snapshot?.parquetCodec).toBe('snappy');
+  // Partitioned by run_id: every data file under the run's partition directory.
+  expect(snapshot?.dataFilePaths.length).toBeGreaterThan(0);
+  const outside = snapshot?.dataFilePaths.filter((p) => !p.includes(`/data/run_id=run-${run.id}/`));
+  expect(outside).toEqual([]);
 
   // Iceberg commits on its own cadence (IcebergCadence, 5 s), not at each of the job's 1 s checkpoints: the resumed
   // job's snapshots with data are seconds apart (at every checkpoint they would be 1-1.5 s apart). Its first release

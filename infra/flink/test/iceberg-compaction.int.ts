@@ -51,8 +51,8 @@ const MB = 1024 * 1024;
 test('compacts a table already bigger than one run may rewrite, and every distinct event stays in it exactly once', async () => {
   // Phase 1, compaction off (its operators are in the graph all the same): Iceberg at every 1 s checkpoint, 16 slices a
   // second apart, so a small data file per commit (about 0.1 MB), until the table is bigger than the 1 MB that one
-  // compaction may rewrite. Iceberg's planner skips a file group bigger than that limit, and the small files of an
-  // unpartitioned table made one group of them all until groups were bounded alike: nothing was ever compacted then.
+  // compaction may rewrite. Iceberg's planner skips a file group bigger than that limit, and the small files of one
+  // partition (here one run) made one group of them all until groups were bounded alike: nothing was compacted then.
   const a = seedValid(run.valid, `run-${run.id}`, 3, 0, 28800);
   const commitAtEveryCheckpoint = ['--iceberg-commit-interval-ms', '0'];
   await submitClean(run, commitAtEveryCheckpoint);

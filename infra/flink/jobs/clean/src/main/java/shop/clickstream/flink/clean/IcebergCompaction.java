@@ -34,8 +34,9 @@ final class IcebergCompaction {
             // Off (0): a count no table reaches, so that the operators stay in the graph (CleanJob).
             .scheduleOnCommitCount(c.icebergCompactionCommits > 0 ? c.icebergCompactionCommits : Integer.MAX_VALUE)
             .targetFileSizeBytes(c.icebergCompactionTargetMb * MB)
-            // Iceberg's planner skips a file group bigger than maxRewriteBytes, and an unpartitioned table's small
-            // files make one group up to maxFileGroupSizeBytes (100 GB by default): bounded alike, groups fit.
+            // Iceberg's planner skips a file group bigger than maxRewriteBytes, and a partition's small files (or an
+            // unpartitioned table's) make one group up to maxFileGroupSizeBytes (100 GB by default): bounded alike,
+            // groups fit.
             .maxFileGroupSizeBytes(c.icebergCompactionMaxMb * MB)
             .maxRewriteBytes(c.icebergCompactionMaxMb * MB))
         .append();

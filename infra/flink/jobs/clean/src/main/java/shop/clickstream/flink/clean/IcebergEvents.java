@@ -22,8 +22,8 @@ import org.apache.iceberg.types.Types;
  * The Iceberg table of clean events: its schema (all event fields, times as epoch-ms longs, plus the events.valid
  * position), creation in a Hadoop catalog, and the mapping from a {@link ValidRecord} to a row.
  *
- * <p>Kept plain on purpose, because the reconciler reads it without an Iceberg library: unpartitioned, format
- * version 2, append-only (no delete files), Parquet with a configurable codec.
+ * <p>Kept plain on purpose, because the reconciler reads it without an Iceberg library: format version 2, append-only
+ * (no delete files), Parquet with a configurable codec, partitioned by run_id alone ({@link #SPEC}).
  */
 public final class IcebergEvents {
   public static final Schema SCHEMA = new Schema(
@@ -45,6 +45,14 @@ public final class IcebergEvents {
       Types.NestedField.required(16, "kafka_offset", Types.LongType.get()),
       Types.NestedField.required(17, "kafka_timestamp", Types.LongType.get()));
 
+  /**
+   * Identity on run_id: each data file holds one run, so its run_id bounds are exact and a reader of one run (the
+   * reconciler, or any engine's {@code WHERE run_id = ...}) opens that run's files only. Unpartitioned, a file held every
+   * run written in its commit interval (the probe's among them), and bounds spanning several runs' ids made readers
+   * open files of other runs. Iceberg data files keep the column, so a reader needs no partition logic.
+   */
+  public static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("run_id").build();
+
   private IcebergEvents() {}
 
   public static CatalogLoader catalogLoader(String warehouse) {
@@ -63,7 +71,9 @@ public final class IcebergEvents {
    * Creates the namespace and table if absent (idempotent); an existing table is used as it is, except that its
    * snapshot retention properties are set to the job's (what {@link IcebergSnapshotExpiry} applies), so that another
    * engine's expiry of this table keeps the same snapshots, run_id's statistics to full ({@link #RUN_ID_METRICS}), and
-   * the metadata versions kept to what the job's open tables need ({@link CleanJobConfig#metadataVersionsKept}).
+   * the metadata versions kept to what the job's open tables need ({@link CleanJobConfig#metadataVersionsKept}); and a
+   * table created unpartitioned gets {@link #SPEC} (partition evolution: its existing files stay as they are, and files
+   * written from then on are partitioned).
    */
   public static Table ensureTable(CatalogLoader loader, TableIdentifier id, String parquetCodec, long snapshotMaxAgeMs,
       int snapshotsRetained, int metadataVersionsKept) {
@@ -87,6 +97,10 @@ public final class IcebergEvents {
         enforced.forEach(update::set);
         update.commit();
       }
+      int runId = SCHEMA.findField("run_id").fieldId();
+      if (existing.spec().fields().stream().noneMatch(f -> f.sourceId() == runId && f.transform().isIdentity())) {
+        existing.updateSpec().addField("run_id").commit();
+      }
       return existing;
     }
     Map<String, String> props = new HashMap<>(enforced);
@@ -96,7 +110,7 @@ public final class IcebergEvents {
         TableProperties.PARQUET_COMPRESSION, parquetCodec,
         // Keep the metadata directory small: old metadata JSON files beyond those kept are removed after each commit.
         TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true"));
-    return catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), props);
+    return catalog.createTable(id, SCHEMA, SPEC, props);
   }
 
   public static TableIdentifier identifier(String namespace, String table) {

@@ -21,6 +21,7 @@ import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -44,7 +45,8 @@ class IcebergSnapshotExpiryTest {
   }
 
   private void append(Table table, int i) {
-    DataFile f = DataFiles.builder(PartitionSpec.unpartitioned())
+    DataFile f = DataFiles.builder(table.spec())
+        .withPartitionPath(table.spec().isUnpartitioned() ? "" : "run_id=r")
         .withPath(dir.resolve("data/f-" + i + ".parquet").toString())
         .withFormat(FileFormat.PARQUET)
         .withFileSizeInBytes(100)
@@ -122,6 +124,35 @@ class IcebergSnapshotExpiryTest {
     assertEquals(null, failed.get());
     assertTrue(expiries > 1, "expiries ran " + expiries + " time(s) during the appends");
     assertEquals(appends, liveFiles(expirer).size());
+  }
+
+  @Test
+  void partitionsByRunIdNewTablesAndTablesCreatedUnpartitioned() {
+    assertEquals(IcebergEvents.SPEC.fields().toString(), table(3_600_000, 10).spec().fields().toString());
+    assertEquals("run_id", table(3_600_000, 10).spec().fields().get(0).name());
+
+    // A table from before the spec: evolved once, its existing files left in the unpartitioned spec.
+    Catalog catalog = IcebergEvents.catalogLoader(dir.toString()).loadCatalog();
+    TableIdentifier old = IcebergEvents.identifier("clickstream", "old_events");
+    Table created = catalog.createTable(old, IcebergEvents.SCHEMA, PartitionSpec.unpartitioned());
+    append(created, 0);
+    CatalogLoader loader = IcebergEvents.catalogLoader(dir.toString());
+    Table evolved = IcebergEvents.ensureTable(loader, old, "snappy", 3_600_000, 10, 20);
+    assertEquals(2, evolved.specs().size());
+    assertEquals("[1000: run_id: identity(3)]", evolved.spec().fields().toString());
+    append(evolved, 1);
+    // The next start finds the spec in place and changes nothing.
+    int specId = evolved.spec().specId();
+    assertEquals(specId, IcebergEvents.ensureTable(loader, old, "snappy", 3_600_000, 10, 20).spec().specId());
+    assertEquals(2, liveFilesOf(evolved).size());
+  }
+
+  private static List<String> liveFilesOf(Table table) {
+    try {
+      return liveFiles(table);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
