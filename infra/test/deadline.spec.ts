@@ -3,7 +3,8 @@
  * killed with everything it started, and fails loudly; one that ends in time keeps its exit code.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from './support/stack';
 
@@ -43,6 +44,55 @@ describe('tools/deadline', () => {
   it("passes a command's own exit code through when it ends in time", () => {
     expect(spawnSync('bash', [DEADLINE, '30', '--', 'bash', '-c', 'exit 7']).status).toBe(7);
     expect(spawnSync('bash', [DEADLINE, '30', '--', 'true']).status).toBe(0);
+  });
+
+  describe('a command that crashes', () => {
+    let dir = '';
+    beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'deadline-crash-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    /** Runs deadline from `dir` on a bash that kills itself with SIGSEGV on its first `crashes` runs. */
+    function crashing(crashes: number): ReturnType<typeof spawnSync> & { stderr: string } {
+      const script = `n=$(cat runs 2>/dev/null || echo 0); echo $((n + 1)) > runs; ((n < ${crashes})) && kill -SEGV $$; echo "ran $((n + 1))"`;
+      return spawnSync('bash', [DEADLINE, '30', '--', 'bash', '-c', script], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, DEADLINE_OUT_DIR: path.join(dir, 'out') },
+      });
+    }
+
+    it('is run once more, loudly, and the second exit code is the result', () => {
+      const r = crashing(1);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/ran 2/);
+      expect(r.stderr).toMatch(/was killed by SIGSEGV after \d+ s/);
+      expect(r.stderr).toMatch(/running `bash -c .*` once more after its crash \(SIGSEGV\)/);
+      expect(r.stderr).toMatch(/passed on its second attempt; the first crashed with SIGSEGV/);
+    }, 120_000);
+
+    it('fails with the signal when it crashes again, and is not run a third time', () => {
+      const r = crashing(5);
+      expect(r.status).toBe(139);
+      expect(readFileSync(path.join(dir, 'runs'), 'utf8').trim()).toBe('2');
+      expect(r.stderr).not.toMatch(/passed on its second attempt/);
+    }, 120_000);
+
+    // This machine's kind writes cores as "core" in the crashed process's cwd and has gdb.
+    const plainCores = /^core/.test(readFileSync('/proc/sys/kernel/core_pattern', 'utf8'));
+    (plainCores && spawnSync('gdb', ['--version']).status === 0 ? it : it.skip)(
+      "keeps the core and writes the crashed thread's backtrace",
+      () => {
+        const r = crashing(1);
+        expect(r.stderr).toMatch(/the crashed thread:\n#0 .*kill/);
+        const out = readdirSync(path.join(dir, 'out'));
+        expect(out.filter((f) => f.startsWith('core-'))).toHaveLength(1);
+        const trace = out.find((f) => f.endsWith('-crash.txt')) ?? '';
+        expect(readFileSync(path.join(dir, 'out', trace), 'utf8')).toMatch(/kill_builtin/);
+        expect(existsSync(path.join(dir, 'core'))).toBe(false);
+      },
+      120_000,
+    );
   });
 
   it('refuses a limit that is not whole seconds, naming it', () => {
