@@ -5,6 +5,9 @@
  * must restore into the new compaction style with every dedup key.
  */
 
+import { Type, type Schema } from 'avsc';
+import { CANONICAL_VERSION, SINGLE_OBJECT_HEADER_BYTES, schemaOf } from '@clickstream/contracts';
+import type { InRecord, OutRecord } from '@clickstream/kafka-tx';
 import { useCleanRun } from './clean-run';
 import {
   readAll,
@@ -20,6 +23,7 @@ import {
   waitFor,
 } from './harness';
 import { listSnapshots, readCurrentSnapshot } from './iceberg';
+import { readRunWithPyiceberg, type IcebergRow } from './pyiceberg';
 
 const run = useCleanRun('exact');
 
@@ -83,6 +87,21 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   const outside = snapshot?.dataFilePaths.filter((p) => !p.includes(`/data/run_id=run-${run.id}/`));
   expect(outside).toEqual([]);
 
+  // A reader that is not ours (pyiceberg, from the table's directory, filtered on run_id) finds the partition spec,
+  // plans exactly the run's files (and none for a run that is not there), and reads each distinct event once, every
+  // column equal to the event sent and to the events.valid copy the job kept.
+  const foreign = await readRunWithPyiceberg(run.tableDir, `run-${run.id}`);
+  expect(foreign.spec).toContain('1000: run_id: identity(3)');
+  expect(foreign.schema.map(([id, name]) => `${id}:${name}`)).toEqual(
+    ICEBERG_COLUMNS.map((c, i) => `${i + 1}:${c}`),
+  );
+  expect(foreign.files.length).toBe(snapshot?.dataFiles);
+  expect(foreign.absentRunFiles).toBe(0);
+  expect(foreign.rows.length).toBe(all.size);
+  expect(rowsDifferingFrom(all, foreign.rows, await readAll(run.valid, 'read_committed'))).toEqual(
+    [],
+  );
+
   // Iceberg commits on its own cadence (IcebergCadence, 5 s), not at each of the job's 1 s checkpoints: the resumed
   // job's snapshots with data are seconds apart (at every checkpoint they would be 1-1.5 s apart). Its first release
   // comes at its first checkpoint, whatever the clock, and the next at the first checkpoint of the next 5 s interval,
@@ -95,3 +114,62 @@ test('dedups into events.clean and Iceberg exactly once, and resumes from the re
   const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t));
   expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2000);
 });
+
+/** The events' Avro schema, the version the harness encodes with. */
+const EVENT = Type.forSchema(schemaOf(CANONICAL_VERSION) as Schema);
+
+/** The clean table's columns in field-id order (docs/FLINK.md, "Schema"): the event's, then its events.valid record's. */
+const ICEBERG_COLUMNS = [
+  'event_id',
+  'seq',
+  'run_id',
+  'event_type',
+  'event_time',
+  'session_id',
+  'user_id',
+  'page',
+  'product_id',
+  'quantity',
+  'amount_cents',
+  'currency',
+  'device',
+  'ingest_time',
+  'kafka_partition',
+  'kafka_offset',
+  'kafka_timestamp',
+] as const;
+
+/**
+ * The rows (at most 5, described) whose event columns differ from the event sent under their seq, whose seq was
+ * not sent or is read twice, or whose kafka_partition/kafka_offset do not name an events.valid record holding that
+ * event's bytes with kafka_timestamp as its timestamp.
+ */
+function rowsDifferingFrom(
+  sent: Map<number, OutRecord>,
+  rows: IcebergRow[],
+  valid: InRecord[],
+): string[] {
+  const byPosition = new Map(valid.map((r) => [`${r.partition}:${r.offset}`, r]));
+  const seen = new Set<number>();
+  const wrong: string[] = [];
+  for (const row of rows) {
+    const seq = Number(row['seq']);
+    const record = sent.get(seq);
+    if (record === undefined || seen.has(seq)) {
+      wrong.push(`seq ${seq}: ${record === undefined ? 'not sent' : 'read twice'}`);
+      continue;
+    }
+    seen.add(seq);
+    // The Avro record as sent (the harness's events are not all valid business events: the job does not check).
+    const event = EVENT.fromBuffer(
+      (record.value as Buffer).subarray(SINGLE_OBJECT_HEADER_BYTES),
+    ) as Record<string, unknown>;
+    const columns = ICEBERG_COLUMNS.slice(0, 14).filter((c) => row[c] !== (event[c] ?? null));
+    const source = byPosition.get(`${row['kafka_partition']}:${row['kafka_offset']}`);
+    if (source === undefined || !source.value?.equals(record.value as Buffer))
+      columns.push('kafka_offset');
+    else if (source.timestamp !== row['kafka_timestamp']) columns.push('kafka_timestamp');
+    if (columns.length > 0) wrong.push(`seq ${seq}: ${columns.join(', ')}`);
+  }
+  return wrong.slice(0, 5);
+}
