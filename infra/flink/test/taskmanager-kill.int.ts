@@ -1,9 +1,7 @@
 /** The clean job survives a SIGKILL of the Flink TaskManager mid-run: after recovery events.clean and Iceberg still hold every distinct event exactly once. */
 
-import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { promisify } from 'util';
 import {
   readAll,
   compareClean,
@@ -18,29 +16,14 @@ import {
   jobState,
 } from './harness';
 import { useCleanRun } from './clean-run';
+import { killTaskManager, stackUp, strikeSoon } from './faults';
 import { readCurrentSnapshot } from './iceberg';
 
-const exec = promisify(execFile);
 // Whatever happened, a TaskManager is left running for everybody else.
 const run = useCleanRun('tmkill', stackUp);
-const PID_FILE = path.join(repoRoot(), '.run/pids/flink-taskmanager.pid');
 
 function readClean(isolation: 'read_committed' | 'read_uncommitted') {
   return readAll(run.clean, isolation);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Restarts whatever of the stack is down (here: the TaskManager) through the stack runner. */
-async function stackUp(): Promise<void> {
-  await exec('bash', [path.join(repoRoot(), 'infra/local/stack.sh'), 'up'], { timeout: 300000 });
 }
 
 test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', async () => {
@@ -51,27 +34,12 @@ test('SIGKILL of the TaskManager mid-run: events.clean and Iceberg stay exact', 
   // 8-14 s in, so that the kill usually lands inside an open Kafka transaction and an unfinished checkpoint.
   const slices: (typeof seeded.sends)[] = [];
   for (let i = 0; i < seeded.sends.length; i += 100) slices.push(seeded.sends.slice(i, i + 100));
-  let killedPid = 0;
-  const killer = (async () => {
-    await sleep(8000 + Math.floor(Math.random() * 6000));
-    killedPid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
-    process.kill(killedPid, 'SIGKILL');
-    await waitFor(
-      'the TaskManager to die',
-      async () => isAlive(killedPid),
-      (alive) => !alive,
-      30000,
-      200,
-    );
-    await sleep(3000);
-    await stackUp();
-  })();
+  const killer = strikeSoon(killTaskManager);
   for (const slice of slices) {
     await produce(slice);
     await sleep(330);
   }
-  await killer;
-  expect(killedPid).toBeGreaterThan(0);
+  expect(await killer).toBeGreaterThan(0);
   // The killed TaskManager's working directory (its RocksDB files) is gone: the stack removed it before starting this one.
   const workDirs = fs
     .readdirSync(path.join(repoRoot(), '.run/flink/tmp'))
