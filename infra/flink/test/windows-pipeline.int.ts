@@ -10,10 +10,10 @@ import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ReconciliationReportSchema } from '@clickstream/contracts';
-import { repoRoot, sleep, waitFor } from './harness';
+import { killTaskManager } from './faults';
+import { repoRoot, sleep } from './harness';
 
 const root = repoRoot();
-const PID_FILE = path.join(root, '.run/pids/flink-taskmanager.pid');
 const TIMED_LAYERS = [
   'events.late',
   'agg.windows',
@@ -32,15 +32,6 @@ function sh(cmd: string, args: string[]): string {
     // A restore right after a TaskManager restart on the loaded 2-core machine can deploy for minutes.
     env: { ...process.env, FLINK_WAIT_RUNNING: '600' },
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs the generator; resolves to its run id once it has sent everything. */
@@ -105,17 +96,7 @@ test('a TaskManager SIGKILL and a 60 s stop of the windows job: the six timed la
   // Run A, with the TaskManager SIGKILLed 12-18 s into it and restarted.
   const runA = generate(1000 + Math.floor(Math.random() * 1_000_000), '40s');
   await sleep(12_000 + Math.floor(Math.random() * 6000));
-  const pid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
-  process.kill(pid, 'SIGKILL');
-  await waitFor(
-    'the TaskManager to die',
-    async () => isAlive(pid),
-    (a) => !a,
-    30000,
-    200,
-  );
-  await sleep(3000);
-  sh('bash', ['infra/local/stack.sh', 'up']);
+  await killTaskManager();
   const runIdA = await runA;
 
   // Run B, sent while the windows job is stopped; resumed from its retained checkpoint about 60 s after the stop.
