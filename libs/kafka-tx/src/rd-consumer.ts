@@ -14,7 +14,11 @@ import { consumerConfig, resolveTimeouts } from './settings';
 import type { ConsumerSettings } from './settings';
 import type { InRecord, KafkaClientOptions, Logger } from './types';
 
-type RebalanceEvent = { kind: 'assign' | 'revoke'; partitions: TopicPartition[] };
+/** A rebalance from librdkafka, or 'reassign': the current assignment applied again (see `onConsumeError`). */
+type RebalanceEvent = { kind: 'assign' | 'revoke' | 'reassign'; partitions: TopicPartition[] };
+
+/** The soonest a consume error may apply the assignment again after the last time it did. */
+const REASSIGN_MIN_INTERVAL_MS = 1000;
 
 /** Promisified connect with the client's own timeout, so that a dead cluster fails the call instead of hanging. */
 export function connectClient(
@@ -30,6 +34,9 @@ export class RdLoopConsumer implements LoopConsumer {
   private readonly queue: RebalanceEvent[] = [];
   private closing = false;
   private lastErrorLog = 0;
+  /** The assignment last applied (what a 'reassign' applies again). */
+  private assigned: TopicPartition[] = [];
+  private lastReassign = 0;
 
   private constructor(
     readonly raw: KafkaConsumer,
@@ -81,6 +88,10 @@ export class RdLoopConsumer implements LoopConsumer {
       this.log.warn({ err: describeError(err) }, 'rebalance error; treating as a revocation');
     }
     this.log.info({ kind: ev.kind, partitions: partitions.length }, 'rebalance');
+    // A new assignment fetches its committed offsets anyway, and a revocation leaves nothing to apply again.
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i]?.kind === 'reassign') this.queue.splice(i, 1);
+    }
     this.queue.push(ev);
     // While closing nobody else will apply it, and librdkafka's close waits for it.
     if (this.closing) this.applyRebalances();
@@ -93,8 +104,15 @@ export class RdLoopConsumer implements LoopConsumer {
   applyRebalances(): void {
     for (let ev = this.queue.shift(); ev !== undefined; ev = this.queue.shift()) {
       try {
+        if (ev.kind === 'reassign') {
+          if (this.assigned.length === 0) continue;
+          this.raw.assign(this.assigned);
+          this.log.warn({ partitions: this.assigned.length }, 'assignment applied again');
+          continue;
+        }
         if (ev.kind === 'assign') this.raw.assign(ev.partitions);
         else this.raw.unassign();
+        this.assigned = ev.kind === 'assign' ? ev.partitions : [];
         this.log.info({ kind: ev.kind, partitions: ev.partitions.length }, 'rebalance applied');
       } catch (e) {
         this.log.error({ kind: ev.kind, err: describeError(e) }, 'applying rebalance failed');
@@ -108,6 +126,7 @@ export class RdLoopConsumer implements LoopConsumer {
       this.raw.consume(Math.max(1, max), (err: LibrdKafkaError | null, messages: Message[]) => {
         if (!err) return resolve(messages.map((m) => toInRecord(m)));
         if (err.isFatal === true || err.code === RD_CODES.ERR__FATAL) return reject(err);
+        this.onConsumeError(err);
         const now = realClock.now();
         if (now - this.lastErrorLog > 5000) {
           this.lastErrorLog = now;
@@ -117,6 +136,29 @@ export class RdLoopConsumer implements LoopConsumer {
         void realClock.sleep(Math.min(timeoutMs, 100)).then(() => resolve([]));
       });
     });
+  }
+
+  /**
+   * A consume error "Not coordinator" is how librdkafka reports that fetching the committed offsets
+   * of a new assignment failed because the group's coordinator had moved. For a request-level
+   * error librdkafka 2.15.1 neither retries nor starts those partitions' fetchers, so they would
+   * stay silent for as long as the assignment lasts (librdkafka#5586; the stall of
+   * docs/GATEKEEPER.md, "A member that holds partitions and reads nothing"). Applying the same
+   * assignment again fetches the committed offsets anew. It is queued like a rebalance, so the
+   * loop applies it between transactions, where every record consumed so far is committed or
+   * rewound and the committed offsets are where the fetch must resume.
+   */
+  private onConsumeError(err: LibrdKafkaError): void {
+    if (err.code !== RD_CODES.ERR_NOT_COORDINATOR || this.assigned.length === 0) return;
+    const now = realClock.now();
+    if (now - this.lastReassign < REASSIGN_MIN_INTERVAL_MS) return;
+    if (this.queue.some((ev) => ev.kind === 'reassign')) return;
+    this.lastReassign = now;
+    this.log.warn(
+      { partitions: this.assigned.length },
+      'committed offsets not fetched (coordinator moved): the assignment will be applied again',
+    );
+    this.queue.push({ kind: 'reassign', partitions: [] });
   }
 
   async seek(positions: TopicPartitionOffset[]): Promise<void> {
