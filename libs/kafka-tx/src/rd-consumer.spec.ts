@@ -20,16 +20,17 @@ class RawStub {
   }
 }
 
-type Internals = {
+/** The consumer's public loop methods, and its private rebalance callback (librdkafka calls it). */
+type Testable = Pick<RdLoopConsumer, 'consume' | 'applyRebalances' | 'rebalancePending'> & {
   onRebalance(err: { code: number }, assignment: TopicPartition[]): void;
 };
 
-function consumerOver(raw: RawStub): RdLoopConsumer & Internals {
+function consumerOver(raw: RawStub): Testable {
   const Ctor = RdLoopConsumer as unknown as new (
     raw: RawStub,
     log: typeof silentLogger,
     requestTimeoutMs: number,
-  ) => RdLoopConsumer & Internals;
+  ) => Testable;
   return new Ctor(raw, silentLogger, 1000);
 }
 
@@ -45,7 +46,7 @@ describe('RdLoopConsumer: committed offsets not fetched because the coordinator 
   });
   afterEach(() => jest.restoreAllMocks());
 
-  async function assigned(raw: RawStub, ...ps: number[]): Promise<RdLoopConsumer & Internals> {
+  async function assigned(raw: RawStub, ...ps: number[]): Promise<Testable> {
     const c = consumerOver(raw);
     c.onRebalance({ code: RD_CODES.ERR__ASSIGN_PARTITIONS }, parts(...ps));
     c.applyRebalances();
