@@ -8,6 +8,10 @@ STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$STACK_DIR/../../tools/lib/common.sh"
 set -a; source "$STACK_DIR/ports.env"; set +a
 source "$STACK_DIR/lib/proc.sh"
+# The stack's processes never dump core, whoever starts them (tools/deadline turns cores on for test
+# processes, and the kill specs restart components from inside a test): a JVM's core is as large as
+# its memory, and a JVM that crashes writes hs_err_pid*.log in its working directory anyway.
+ulimit -c 0
 # Components in start order; each lib/<component>.sh appends its own.
 COMPONENTS=(kafka-1 kafka-2 kafka-3)
 source "$STACK_DIR/lib/kafka.sh"
