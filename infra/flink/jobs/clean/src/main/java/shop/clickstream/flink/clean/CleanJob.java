@@ -1,22 +1,17 @@
 package shop.clickstream.flink.clean;
 
 import java.io.File;
-import java.time.Duration;
 import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExternalizedCheckpointRetention;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -28,8 +23,8 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.FlinkSink;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
-import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.rocksdb.CompactionStyle;
+import shop.clickstream.flink.support.KafkaSources;
 
 /**
  * Entry point of the Flink job "clean": events.valid (read_committed) -> dedup on event_id -> events.clean through
@@ -97,16 +92,8 @@ public final class CleanJob {
   }
 
   static Configuration jobConfiguration(CleanJobConfig c) {
-    Configuration conf = new Configuration();
-    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
-    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-    // Retained on cancel, so that `submit.sh` can resume from the newest one after a cancel or a cluster restart.
-    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-    conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
-    conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
-    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(CleanJobConfig.CHECKPOINT_TIMEOUT_MS));
     // A failed checkpoint (e.g. a broker down) should not restart the job; the next one will carry the data.
-    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, CleanJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
+    Configuration conf = c.checkpointing().configuration();
     // RocksDB keeps the dedup keys off the shared heap; incremental checkpoints upload only new SST files, so a
     // checkpoint every few seconds does not rewrite millions of keys.
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
@@ -117,30 +104,15 @@ public final class CleanJob {
       conf.set(DedupRocksDBOptions.COMPACTION_TRIGGER, c.rocksdbCompactionTrigger);
       conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, c.rocksdbBloomFilter);
     }
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));
     return conf;
   }
 
   static KafkaSource<ValidRecord> source(CleanJobConfig c) {
-    OffsetsInitializer start = switch (c.startingOffsets) {
-      case "earliest" -> OffsetsInitializer.earliest();
-      case "latest" -> OffsetsInitializer.latest();
-      default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-    };
-    return KafkaSource.<ValidRecord>builder()
-        .setBootstrapServers(c.bootstrap)
-        .setTopics(c.validTopic)
-        .setGroupId(c.groupId)
-        .setStartingOffsets(start)
-        .setDeserializer(new ValidRecordDeserializer())
-        // The gatekeeper writes transactionally: never read what it aborted or has not committed yet.
-        .setProperty("isolation.level", "read_committed")
-        .setProperty("client.id.prefix", c.jobName + "-source")
-        .setProperty("partition.discovery.interval.ms", "60000")
-        .build();
+    // The gatekeeper writes transactionally.
+    return KafkaSources.readCommitted(c.bootstrap, c.validTopic, c.groupId, c.startingOffsets, c.jobName + "-source",
+        new ValidRecordDeserializer());
   }
+
 
   static KafkaSink<ValidRecord> cleanSink(CleanJobConfig c) {
     return KafkaSink.<ValidRecord>builder()

@@ -1,11 +1,11 @@
 package shop.clickstream.flink.clean;
 
 import java.io.Serializable;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import shop.clickstream.flink.support.Checkpointing;
+import shop.clickstream.flink.support.KafkaSources;
+import shop.clickstream.flink.support.ProgramArgs;
 
 /** The job's configuration, parsed once from program args ({@code --key value}); a bad value fails fast naming key, value and what was expected. */
 public final class CleanJobConfig implements Serializable {
@@ -85,7 +85,7 @@ public final class CleanJobConfig implements Serializable {
   public final long transactionTimeoutMs;
   /**
    * How long the job may be down (cancelled, cluster stopped, restarting) and still recover without losing data:
-   * what is left of the transaction timeout after the worst run of failed checkpoints (see {@link #maxOpenMs}).
+   * what is left of the transaction timeout after the worst run of failed checkpoints (see {@link Checkpointing#maxOpenMs}).
    */
   public final long restartBudgetMs;
 
@@ -95,62 +95,52 @@ public final class CleanJobConfig implements Serializable {
   /** The brokers' transaction.max.timeout.ms (infra/local/kafka/server.properties.tmpl, compose). */
   public static final long BROKER_MAX_TRANSACTION_TIMEOUT_MS = 3_600_000;
 
-  private CleanJobConfig(Map<String, String> a) {
-    jobName = a.getOrDefault("job-name", "clean");
-    bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
-    validTopic = a.getOrDefault("valid-topic", "events.valid");
-    cleanTopic = a.getOrDefault("clean-topic", "events.clean");
-    groupId = a.getOrDefault("group-id", "flink-" + jobName);
+  private CleanJobConfig(ProgramArgs a) {
+    jobName = a.text("job-name", "clean");
+    bootstrap = a.text("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
+    validTopic = a.text("valid-topic", "events.valid");
+    cleanTopic = a.text("clean-topic", "events.clean");
+    groupId = a.text("group-id", "flink-" + jobName);
     // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
-    transactionalIdPrefix = a.getOrDefault("transactional-id-prefix", "flink-" + jobName + "-" + cleanTopic);
-    startingOffsets = oneOf(a, "starting-offsets", "committed", List.of("committed", "earliest", "latest"));
+    transactionalIdPrefix = a.text("transactional-id-prefix", "flink-" + jobName + "-" + cleanTopic);
+    startingOffsets = a.oneOf("starting-offsets", "committed", KafkaSources.STARTING_OFFSETS);
     // 1 s: events.clean (and so ClickHouse's clean table) within about a second of events.valid. Iceberg commits on its
     // own, longer cadence (iceberg-commit-interval-ms), so this does not multiply its files and snapshots.
-    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 1_000, 100, 600_000);
-    checkpointDir = a.get("checkpoint-dir");
-    dedupTtlMs = number(a, "dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
-    stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
-    rocksdbCompaction = oneOf(a, "rocksdb-compaction", "universal", List.of("universal", "level"));
-    rocksdbCompactionTrigger = (int) number(a, "rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
-    rocksdbBloomFilter = oneOf(a, "rocksdb-bloom-filter", "off", List.of("off", "on")).equals("on");
-    parallelism = (int) number(a, "parallelism", 2, 1, 64);
-    warehouse = a.getOrDefault("warehouse", ".run/iceberg/warehouse");
-    icebergNamespace = identifier(a, "iceberg-namespace", "clickstream");
-    icebergTable = identifier(a, "iceberg-table", "events_clean");
-    parquetCodec = oneOf(a, "parquet-codec", "snappy", List.of("uncompressed", "snappy", "zstd", "gzip"));
-    icebergSnapshotMaxAgeMs = number(a, "iceberg-snapshot-max-age-ms", 3_600_000, 60_000, 365L * 24 * 3_600_000);
-    icebergSnapshotsRetained = (int) number(a, "iceberg-snapshots-retained", 10, 1, 100_000);
-    icebergExpiryIntervalMs = number(a, "iceberg-expiry-interval-ms", 60_000, 0, 24L * 3_600_000);
-    icebergCommitIntervalMs = number(a, "iceberg-commit-interval-ms", 5_000, 0, 3_600_000);
-    icebergCompactionCommits = (int) number(a, "iceberg-compaction-commits", 0, 0, 1_000_000);
-    icebergCompactionTargetMb = number(a, "iceberg-compaction-target-mb", 32, 1, 1_024);
-    icebergCompactionMaxMb = number(a, "iceberg-compaction-max-mb", 128, 1, 1_000_000);
-    icebergCompactionPollS = number(a, "iceberg-compaction-poll-s", 60, 1, 3_600);
-    transactionTimeoutMs = number(a, "transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
+    checkpointIntervalMs = a.number("checkpoint-interval-ms", 1_000, 100, 600_000);
+    checkpointDir = a.optional("checkpoint-dir");
+    dedupTtlMs = a.number("dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
+    stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
+    rocksdbCompaction = a.oneOf("rocksdb-compaction", "universal", List.of("universal", "level"));
+    rocksdbCompactionTrigger = (int) a.number("rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
+    rocksdbBloomFilter = a.onOff("rocksdb-bloom-filter", "off");
+    parallelism = (int) a.number("parallelism", 2, 1, 64);
+    warehouse = a.text("warehouse", ".run/iceberg/warehouse");
+    icebergNamespace = a.identifier("iceberg-namespace", "clickstream");
+    icebergTable = a.identifier("iceberg-table", "events_clean");
+    parquetCodec = a.oneOf("parquet-codec", "snappy", List.of("uncompressed", "snappy", "zstd", "gzip"));
+    icebergSnapshotMaxAgeMs = a.number("iceberg-snapshot-max-age-ms", 3_600_000, 60_000, 365L * 24 * 3_600_000);
+    icebergSnapshotsRetained = (int) a.number("iceberg-snapshots-retained", 10, 1, 100_000);
+    icebergExpiryIntervalMs = a.number("iceberg-expiry-interval-ms", 60_000, 0, 24L * 3_600_000);
+    icebergCommitIntervalMs = a.number("iceberg-commit-interval-ms", 5_000, 0, 3_600_000);
+    icebergCompactionCommits = (int) a.number("iceberg-compaction-commits", 0, 0, 1_000_000);
+    icebergCompactionTargetMb = a.number("iceberg-compaction-target-mb", 32, 1, 1_024);
+    icebergCompactionMaxMb = a.number("iceberg-compaction-max-mb", 128, 1, 1_000_000);
+    icebergCompactionPollS = a.number("iceberg-compaction-poll-s", 60, 1, 3_600);
+    transactionTimeoutMs = a.number("transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
-    restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);
-    // A transaction must outlive everything between its opening and the commit of its checkpoint, or the broker
-    // aborts it and the recovered job's commit finds it gone: the connector then logs data loss and drops it.
-    long needed = maxOpenMs(checkpointIntervalMs) + restartBudgetMs;
-    if (transactionTimeoutMs < needed) {
-      throw new IllegalArgumentException("--transaction-timeout-ms='" + transactionTimeoutMs + "': expected at least "
-          + needed + " = (tolerable checkpoint failures " + TOLERABLE_CHECKPOINT_FAILURES + " + 1) x (checkpoint timeout "
-          + CHECKPOINT_TIMEOUT_MS + " + checkpoint-interval-ms " + checkpointIntervalMs + ") + restart-budget-ms "
-          + restartBudgetMs + ", so that a transaction outlives failed checkpoints and a restart");
-    }
+    restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);
+    // A transaction must outlive everything between its opening and the commit of its checkpoint.
+    checkpointing().requireTransactionTimeout(transactionTimeoutMs, restartBudgetMs);
   }
 
-  /**
-   * The longest a transaction stays open while the job runs: every checkpoint after the one that opened it times
-   * out, up to the tolerated number, before the job fails over.
-   */
-  public static long maxOpenMs(long checkpointIntervalMs) {
-    return (TOLERABLE_CHECKPOINT_FAILURES + 1L) * (CHECKPOINT_TIMEOUT_MS + checkpointIntervalMs);
+  /** The job's checkpoints: every {@link #checkpointIntervalMs}, {@link #CHECKPOINT_TIMEOUT_MS}, {@link #TOLERABLE_CHECKPOINT_FAILURES}. */
+  public Checkpointing checkpointing() {
+    return new Checkpointing(checkpointIntervalMs, CHECKPOINT_TIMEOUT_MS, TOLERABLE_CHECKPOINT_FAILURES);
   }
 
   /** How long the job may be down and still recover every open transaction (logged at start, in docs/FLINK.md). */
   public long maxDowntimeMs() {
-    return transactionTimeoutMs - maxOpenMs(checkpointIntervalMs);
+    return transactionTimeoutMs - checkpointing().maxOpenMs();
   }
 
   /**
@@ -173,45 +163,6 @@ public final class CleanJobConfig implements Serializable {
 
   /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */
   public static CleanJobConfig parse(String[] args) {
-    Map<String, String> map = new HashMap<>();
-    for (int i = 0; i < args.length; i += 2) {
-      String key = args[i];
-      if (!key.startsWith("--") || !KEYS.contains(key.substring(2))) {
-        throw new IllegalArgumentException("unknown program argument '" + key + "'; expected one of --" + String.join(", --", KEYS.stream().sorted().toList()));
-      }
-      if (i + 1 >= args.length) throw new IllegalArgumentException("program argument " + key + " has no value");
-      map.put(key.substring(2), args[i + 1]);
-    }
-    return new CleanJobConfig(map);
-  }
-
-  private static long number(Map<String, String> a, String key, long dflt, long min, long max) {
-    String raw = a.get(key);
-    if (raw == null) return dflt;
-    return checked(key, raw, "an integer in [" + min + ", " + max + "]", s -> {
-      long v = Long.parseLong(s.trim());
-      return v >= min && v <= max ? v : null;
-    });
-  }
-
-  private static String oneOf(Map<String, String> a, String key, String dflt, List<String> allowed) {
-    String raw = a.getOrDefault(key, dflt);
-    return checked(key, raw, "one of " + allowed, s -> allowed.contains(s) ? s : null);
-  }
-
-  private static String identifier(Map<String, String> a, String key, String dflt) {
-    String raw = a.getOrDefault(key, dflt);
-    return checked(key, raw, "an identifier [a-z0-9_]+", s -> s.matches("[a-z0-9_]+") ? s : null);
-  }
-
-  private static <T> T checked(String key, String raw, String expected, Function<String, T> parse) {
-    T v;
-    try {
-      v = parse.apply(raw);
-    } catch (RuntimeException e) {
-      v = null;
-    }
-    if (v == null) throw new IllegalArgumentException("--" + key + "='" + raw + "': expected " + expected);
-    return v;
+    return new CleanJobConfig(ProgramArgs.parse(args, KEYS));
   }
 }

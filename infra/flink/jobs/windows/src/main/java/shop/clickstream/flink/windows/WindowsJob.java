@@ -4,24 +4,20 @@ import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import shop.clickstream.flink.support.KafkaSources;
 
 /**
  * Entry point of the Flink job "windows": events.clean (read_committed) -> lateness by rule -> events.late (late
@@ -106,14 +102,7 @@ public final class WindowsJob {
   static final MemorySize ROCKSDB_WRITE_BUFFER = MemorySize.parse("8mb");
 
   static Configuration jobConfiguration(WindowsJobConfig c) {
-    Configuration conf = new Configuration();
-    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(c.checkpointIntervalMs));
-    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-    conf.set(CheckpointingOptions.MAX_CONCURRENT_CHECKPOINTS, 1);
-    conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMillis(Math.min(1_000, c.checkpointIntervalMs / 2)));
-    conf.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMillis(WindowsJobConfig.CHECKPOINT_TIMEOUT_MS));
-    conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, WindowsJobConfig.TOLERABLE_CHECKPOINT_FAILURES);
+    Configuration conf = c.checkpointing().configuration();
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) {
       conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
@@ -124,30 +113,15 @@ public final class WindowsJob {
       // own value is ignored): flink-dstl-dfs, which infra/jvm/flink-connectors puts in the cluster's lib/.
       conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
     }
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(10));
     return conf;
   }
 
   static KafkaSource<CleanEvent> source(WindowsJobConfig c) {
-    OffsetsInitializer start = switch (c.startingOffsets) {
-      case "earliest" -> OffsetsInitializer.earliest();
-      case "latest" -> OffsetsInitializer.latest();
-      default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-    };
-    return KafkaSource.<CleanEvent>builder()
-        .setBootstrapServers(c.bootstrap)
-        .setTopics(c.cleanTopic)
-        .setGroupId(c.groupId)
-        .setStartingOffsets(start)
-        .setDeserializer(new CleanEventDeserializer())
-        // The clean job writes transactionally: never read what it aborted or has not committed yet.
-        .setProperty("isolation.level", "read_committed")
-        .setProperty("client.id.prefix", c.jobName + "-source")
-        .setProperty("partition.discovery.interval.ms", "60000")
-        .build();
+    // The clean job writes transactionally.
+    return KafkaSources.readCommitted(c.bootstrap, c.cleanTopic, c.groupId, c.startingOffsets, c.jobName + "-source",
+        new CleanEventDeserializer());
   }
+
 
   static <T> KafkaSink<T> sink(WindowsJobConfig c, String topic, KafkaRecordSerializationSchema<T> serializer) {
     return KafkaSink.<T>builder()

@@ -1,11 +1,11 @@
 package shop.clickstream.flink.windows;
 
 import java.io.Serializable;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import shop.clickstream.flink.support.Checkpointing;
+import shop.clickstream.flink.support.KafkaSources;
+import shop.clickstream.flink.support.ProgramArgs;
 
 /** The windows job's configuration, parsed once from program args ({@code --key value}); a bad value names key, value and what was expected. */
 public final class WindowsJobConfig implements Serializable {
@@ -62,51 +62,46 @@ public final class WindowsJobConfig implements Serializable {
   public final long emitIntervalMs;
   public final long stateRetentionMs;
 
-  private WindowsJobConfig(Map<String, String> a) {
-    jobName = a.getOrDefault("job-name", "windows");
-    bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
-    cleanTopic = a.getOrDefault("clean-topic", "events.clean");
-    windowsTopic = a.getOrDefault("windows-topic", "agg.windows");
-    sessionsTopic = a.getOrDefault("sessions-topic", "agg.sessions");
-    lateTopic = a.getOrDefault("late-topic", "events.late");
-    groupId = a.getOrDefault("group-id", "flink-" + jobName);
+  private WindowsJobConfig(ProgramArgs a) {
+    jobName = a.text("job-name", "windows");
+    bootstrap = a.text("bootstrap", "127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092");
+    cleanTopic = a.text("clean-topic", "events.clean");
+    windowsTopic = a.text("windows-topic", "agg.windows");
+    sessionsTopic = a.text("sessions-topic", "agg.sessions");
+    lateTopic = a.text("late-topic", "events.late");
+    groupId = a.text("group-id", "flink-" + jobName);
     // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
-    transactionalIdPrefix = a.getOrDefault("transactional-id-prefix", "flink-" + jobName);
-    startingOffsets = oneOf(a, "starting-offsets", "committed", List.of("committed", "earliest", "latest"));
-    checkpointIntervalMs = number(a, "checkpoint-interval-ms", 5_000, 100, 600_000);
-    checkpointDir = a.get("checkpoint-dir");
-    parallelism = (int) number(a, "parallelism", 1, 1, 64);
-    stateBackend = oneOf(a, "state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
-    changelog = oneOf(a, "changelog", "off", List.of("off", "on")).equals("on");
+    transactionalIdPrefix = a.text("transactional-id-prefix", "flink-" + jobName);
+    startingOffsets = a.oneOf("starting-offsets", "committed", KafkaSources.STARTING_OFFSETS);
+    checkpointIntervalMs = a.number("checkpoint-interval-ms", 5_000, 100, 600_000);
+    checkpointDir = a.optional("checkpoint-dir");
+    parallelism = (int) a.number("parallelism", 1, 1, 64);
+    stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
+    changelog = a.onOff("changelog", "off");
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
-    transactionTimeoutMs = number(a, "transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
-    restartBudgetMs = number(a, "restart-budget-ms", 600_000, 0, 3_600_000);
-    latenessMs = number(a, "lateness-ms", 5_000, 0, 3_600_000);
-    outOfOrdernessMs = number(a, "out-of-orderness-ms", 3_000, 0, 600_000);
+    transactionTimeoutMs = a.number("transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
+    restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, 3_600_000);
+    latenessMs = a.number("lateness-ms", 5_000, 0, 3_600_000);
+    outOfOrdernessMs = a.number("out-of-orderness-ms", 3_000, 0, 600_000);
     // Longer than a partition leader's failover after a broker kill (about 10 s): a partition that only waits for
     // its new leader must keep holding the watermark back, or its events arrive behind it (correct, but corrections
     // after is_final). The cost: after traffic stops, the last rows become final up to 30 s later.
-    idlenessMs = number(a, "idleness-ms", 30_000, 100, 3_600_000);
-    emitIntervalMs = number(a, "emit-interval-ms", 1_000, 1, 600_000);
-    stateRetentionMs = number(a, "state-retention-ms", 900_000, 1, 7L * 24 * 3_600_000);
+    idlenessMs = a.number("idleness-ms", 30_000, 100, 3_600_000);
+    emitIntervalMs = a.number("emit-interval-ms", 1_000, 1, 600_000);
+    stateRetentionMs = a.number("state-retention-ms", 900_000, 1, 7L * 24 * 3_600_000);
     // A transaction must outlive the failed checkpoints the job tolerates plus a restart, or the broker aborts it and
     // the recovered job's commit finds it gone (the connector logs data loss and drops it).
-    long needed = maxOpenMs(checkpointIntervalMs) + restartBudgetMs;
-    if (transactionTimeoutMs < needed) {
-      throw new IllegalArgumentException("--transaction-timeout-ms='" + transactionTimeoutMs + "': expected at least "
-          + needed + " = (" + TOLERABLE_CHECKPOINT_FAILURES + " + 1) x (checkpoint timeout " + CHECKPOINT_TIMEOUT_MS
-          + " + checkpoint-interval-ms " + checkpointIntervalMs + ") + restart-budget-ms " + restartBudgetMs);
-    }
+    checkpointing().requireTransactionTimeout(transactionTimeoutMs, restartBudgetMs);
   }
 
-  /** The longest a transaction stays open while the job runs: every later checkpoint times out, up to the limit. */
-  public static long maxOpenMs(long checkpointIntervalMs) {
-    return (TOLERABLE_CHECKPOINT_FAILURES + 1L) * (CHECKPOINT_TIMEOUT_MS + checkpointIntervalMs);
+  /** The job's checkpoints: every {@link #checkpointIntervalMs}, {@link #CHECKPOINT_TIMEOUT_MS}, {@link #TOLERABLE_CHECKPOINT_FAILURES}. */
+  public Checkpointing checkpointing() {
+    return new Checkpointing(checkpointIntervalMs, CHECKPOINT_TIMEOUT_MS, TOLERABLE_CHECKPOINT_FAILURES);
   }
 
   /** How long the job may be down and still recover every open transaction. */
   public long maxDowntimeMs() {
-    return transactionTimeoutMs - maxOpenMs(checkpointIntervalMs);
+    return transactionTimeoutMs - checkpointing().maxOpenMs();
   }
 
   public AggregateSettings aggregateSettings() {
@@ -115,41 +110,6 @@ public final class WindowsJobConfig implements Serializable {
 
   /** Parses {@code --key value} pairs; unknown keys and missing values are errors. */
   public static WindowsJobConfig parse(String[] args) {
-    Map<String, String> map = new HashMap<>();
-    for (int i = 0; i < args.length; i += 2) {
-      String key = args[i];
-      if (!key.startsWith("--") || !KEYS.contains(key.substring(2))) {
-        throw new IllegalArgumentException("unknown program argument '" + key + "'; expected one of --"
-            + String.join(", --", KEYS.stream().sorted().toList()));
-      }
-      if (i + 1 >= args.length) throw new IllegalArgumentException("program argument " + key + " has no value");
-      map.put(key.substring(2), args[i + 1]);
-    }
-    return new WindowsJobConfig(map);
-  }
-
-  private static long number(Map<String, String> a, String key, long dflt, long min, long max) {
-    String raw = a.get(key);
-    if (raw == null) return dflt;
-    return checked(key, raw, "an integer in [" + min + ", " + max + "]", s -> {
-      long v = Long.parseLong(s.trim());
-      return v >= min && v <= max ? v : null;
-    });
-  }
-
-  private static String oneOf(Map<String, String> a, String key, String dflt, List<String> allowed) {
-    String raw = a.getOrDefault(key, dflt);
-    return checked(key, raw, "one of " + allowed, s -> allowed.contains(s) ? s : null);
-  }
-
-  private static <T> T checked(String key, String raw, String expected, Function<String, T> parse) {
-    T v;
-    try {
-      v = parse.apply(raw);
-    } catch (RuntimeException e) {
-      v = null;
-    }
-    if (v == null) throw new IllegalArgumentException("--" + key + "='" + raw + "': expected " + expected);
-    return v;
+    return new WindowsJobConfig(ProgramArgs.parse(args, KEYS));
   }
 }
