@@ -18,11 +18,26 @@ import {
 } from '@clickstream/contracts';
 import { readTopic } from '@clickstream/kafka-tx';
 import { LEDGER_FILE, readLedgerSync } from '@clickstream/ledger';
-import { clusterOptions } from '@clickstream/test-support';
+import { clusterOptions, localPort, readRunWithPyiceberg } from '@clickstream/test-support';
 
 const root = path.resolve(__dirname, '../..');
 const run = (cmd: string, args: string[]): string =>
   execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+/** A SQL client that is not ours: clickhouse-client over ClickHouse's native protocol; the numbers of the one row a query returns. */
+function clickhouseClient(query: string): number[] {
+  const out = run('clickhouse-client', [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(localPort('CLICKHOUSE_TCP_PORT')),
+    '--database',
+    'clickstream',
+    '--query',
+    `${query} FORMAT TabSeparated`,
+  ]);
+  return out.trim().split('\t').map(Number);
+}
 
 /** E2E_SEED when set (a non-negative integer), else a fresh one; printed either way so a failure can be rerun. */
 function seedOf(env: string | undefined): number {
@@ -85,6 +100,33 @@ describe('main job', () => {
     });
     expect(report.verdict).toBe('exact');
     expect(wait.status).toBe(0);
+
+    // Readers that are not ours see the same run. A SQL client over the native protocol: one row per
+    // distinct valid event in the clean table with FINAL, and the final windows' counts add up to
+    // the events on time. pyiceberg, from the table's directory: one row per distinct valid event.
+    const expected = (layer: string): number =>
+      report.layers.find((l) => l.layer === layer)?.expected ?? -1;
+    if (!/^[A-Za-z0-9_.-]+$/.test(summary.run_id)) throw new Error(`run id ${summary.run_id}`);
+    const where = `WHERE run_id = '${summary.run_id}'`;
+    expect(
+      clickhouseClient(`SELECT count(), uniqExact(event_id) FROM events_clean FINAL ${where}`),
+    ).toEqual([expected('clickhouse.clean'), expected('clickhouse.clean')]);
+    expect(
+      clickhouseClient(`SELECT count(), sum(event_count) FROM agg_windows FINAL ${where}`),
+    ).toEqual([
+      expected('clickhouse.agg_windows'),
+      expected('clickhouse.clean') - expected('events.late'),
+    ]);
+    const iceberg = await readRunWithPyiceberg(
+      '.run/iceberg/warehouse/clickstream/events_clean',
+      summary.run_id,
+    );
+    // (Not its pruning: a table from before the run_id partitioning, as on a reused machine, still
+    // holds unpartitioned files whose run_id bounds span any new run; clean.int.ts checks it.)
+    expect([iceberg.rowCount, iceberg.distinctEventIds]).toEqual([
+      expected('iceberg.clean'),
+      expected('iceberg.clean'),
+    ]);
 
     // Every poison send of the ledger is on the DLQ once, with the reason the ledger expects;
     // every reason of the closed list arrives.
