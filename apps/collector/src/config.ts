@@ -5,6 +5,7 @@ import { TOPICS } from '@clickstream/contracts';
 import {
   ConfigError,
   parseOptions,
+  SEE_HELP_MESSAGES,
   usage as formatUsage,
   type OptionTable,
 } from '@clickstream/cli-config';
@@ -173,11 +174,7 @@ export function parseConfig(
 ): ParsedArgs {
   const parsed = parseOptions(OPTIONS, ConfigSchema, argv, env, {
     header: HEADER,
-    messages: {
-      unknown: (arg) => `unknown flag ${JSON.stringify(arg)} (see --help)`,
-      missing: (spec) => `flag ${spec.flag} needs a value (see --help)`,
-      invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
-    },
+    messages: SEE_HELP_MESSAGES,
   });
   if (parsed.help) return { help: true };
   return { help: false, config: parsed.config };

@@ -7,6 +7,7 @@ import {
   ConfigError,
   numberIn,
   parseOptions,
+  SEE_HELP_MESSAGES,
   usage as formatUsage,
   type OptionTable,
 } from '@clickstream/cli-config';
@@ -176,11 +177,7 @@ export function parseConfig(
     header: HEADER,
     // An empty variable has always been a value here (and then fails validation), not "unset".
     emptyEnvIsUnset: false,
-    messages: {
-      unknown: (arg) => `unknown flag ${JSON.stringify(arg)} (see --help)`,
-      missing: (spec) => `flag ${spec.flag} needs a value (see --help)`,
-      invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
-    },
+    messages: SEE_HELP_MESSAGES,
   });
   if (parsed.help) return { help: true };
   return { help: false, config: { ...parsed.config, layers: [...new Set(parsed.config.layers)] } };

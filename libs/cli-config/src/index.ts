@@ -2,6 +2,7 @@
 export {
   ConfigError,
   DEFAULT_MESSAGES,
+  SEE_HELP_MESSAGES,
   parseOptions,
   usage,
   type InvalidValue,

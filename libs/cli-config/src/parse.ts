@@ -54,6 +54,13 @@ export const DEFAULT_MESSAGES: Messages = {
     `${bad.source}: got ${JSON.stringify(bad.value ?? null)}; expected ${bad.expected}`,
 };
 
+/** The wording of the collector and the probe (`unknown flag "--x" (see --help)`), which their users' scripts match. */
+export const SEE_HELP_MESSAGES: Messages = {
+  unknown: (arg) => `unknown flag ${JSON.stringify(arg)} (see --help)`,
+  missing: (spec) => `flag ${spec.flag} needs a value (see --help)`,
+  invalid: (bad) => `invalid ${bad.key}=${JSON.stringify(bad.value)}: ${bad.expected}`,
+};
+
 export interface ParseSettings {
   /** Recognise `--help`/`-h` and answer `{ help: true, usage }` (default true). */
   helpFlag?: boolean;
