@@ -4,7 +4,8 @@ import pino from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createIdempotentProducer } from '@clickstream/kafka-tx';
 import { startStatusServer } from '@clickstream/status-server';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { Ingestor } from './ingest';
 import { createMetrics } from './metrics';
 import { startCollectorServer } from './server';
@@ -13,19 +14,9 @@ import { startCollectorServer } from './server';
 const EXIT = { ok: 0, failure: 1, config: 2 } as const;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`collector: ${error.message}\n`);
-    return EXIT.config;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.ok;
-  }
-  const { config } = parsed;
+  const start = configOrExit('collector', loadConfig, usage);
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const logger = pino({ level: config.logLevel, base: { app: 'collector', pid: process.pid } });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

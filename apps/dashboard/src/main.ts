@@ -3,28 +3,17 @@
 import pino from 'pino';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { createWarehouse } from '@clickstream/warehouse';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { startServer } from './server';
 
 /** Exit codes: 0 stopped on request or --help, 1 failure, 2 bad configuration. */
 const EXIT = { ok: 0, failure: 1, config: 2 } as const;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`dashboard: ${err.message}\n`);
-      return EXIT.config;
-    }
-    throw err;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage().trimEnd()}\n`);
-    return EXIT.ok;
-  }
-  const config = parsed.config;
+  const start = configOrExit('dashboard', loadConfig, () => usage().trimEnd());
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const logger = pino({ name: 'dashboard', level: config.logLevel });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

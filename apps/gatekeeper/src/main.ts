@@ -7,7 +7,8 @@ import {
   pendingTxCalls,
   runTransactionalLoop,
 } from '@clickstream/kafka-tx';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { createMetrics } from './metrics';
 import { run } from './run';
 
@@ -26,19 +27,9 @@ function leave(code: number): void {
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`gatekeeper: ${error.message} (see --help)\n`);
-    return EXIT.config;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.ok;
-  }
-  const { config } = parsed;
+  const start = configOrExit('gatekeeper', loadConfig, usage, { hint: ' (see --help)' });
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const logger = pino({
     level: config.logLevel,
     base: { app: 'gatekeeper', instanceId: config.instanceId, pid: process.pid },

@@ -1,7 +1,8 @@
 /** Generator entry point: parse config, build the logger and the sink, run, handle SIGTERM, print a one-line JSON summary. */
 
 import { createIdempotentProducer } from '@clickstream/kafka-tx';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { httpSink } from './http-sink';
 import { kafkaSink } from './kafka-sink';
 import { run } from './run';
@@ -12,21 +13,9 @@ import { drySink, type Sink } from './sink';
 const EXIT = { ok: 0, failure: 1, config: 2 } as const;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`generator: ${err.message}\n(see --help)\n`);
-      return EXIT.config;
-    }
-    throw err;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.ok;
-  }
-  const { run: options, dryRun, via, collectorUrl, logLevel, logFormat } = parsed.config;
+  const start = configOrExit('generator', loadConfig, usage, { hint: '\n(see --help)' });
+  if ('exit' in start) return start.exit;
+  const { run: options, dryRun, via, collectorUrl, logLevel, logFormat } = start.config;
   // Logs and progress go to stderr so that stdout carries only the final JSON summary line.
   const output = createOutput(logFormat, logLevel);
   const logger = output.logger;

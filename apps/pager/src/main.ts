@@ -3,26 +3,17 @@
 import * as path from 'node:path';
 import pino from 'pino';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { startPager } from './server';
 
 /** Exit codes (also in README.md): 0 stopped on request or --help, 1 failure, 2 bad configuration. */
 const EXIT = { ok: 0, failure: 1, config: 2 } as const;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`pager: ${error.message} (see --help)\n`);
-    return EXIT.config;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.ok;
-  }
-  const { config } = parsed;
+  const start = configOrExit('pager', loadConfig, usage, { hint: ' (see --help)' });
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const logger = pino({ level: config.logLevel, base: { app: 'pager', pid: process.pid } });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -5,7 +5,8 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createIdempotentProducer } from '@clickstream/kafka-tx';
 import { startStatusServer } from '@clickstream/status-server';
 import { createWarehouse } from '@clickstream/warehouse';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { probeRunId } from './event';
 import { httpFrontDoor } from './http-front-door';
 import { createMetrics } from './metrics';
@@ -29,19 +30,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`probe: ${error.message}\n`);
-    return EXIT.config;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.ok;
-  }
-  const { config } = parsed;
+  const start = configOrExit('probe', loadConfig, usage);
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const startedAt = Date.now();
   const runId = probeRunId(config.runId, startedAt);
   const logger = pino({ level: config.logLevel, base: { app: 'probe', runId, pid: process.pid } });

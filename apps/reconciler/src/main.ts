@@ -6,28 +6,20 @@ import pino from 'pino';
 import type { KafkaClientOptions } from '@clickstream/kafka-tx';
 import { readManifest } from '@clickstream/ledger';
 import { createWarehouse, type Warehouse } from '@clickstream/warehouse';
-import { ConfigError, loadConfig, usage } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { kafkaTopicSource } from './adapters/kafka';
 import { readLedgerIndex } from './adapters/ledger';
 import { SecondThread } from './adapters/second-thread';
 import { EXIT, run } from './run';
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`reconciler: ${err.message} (see --help)\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
-  if (parsed.help) {
-    process.stdout.write(`${usage()}\n`);
-    return EXIT.exact;
-  }
-  const { config } = parsed;
+  const start = configOrExit('reconciler', loadConfig, usage, {
+    hint: ' (see --help)',
+    codes: { help: EXIT.exact, config: EXIT.usage },
+  });
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   // stdout carries the table; logs go to stderr.
   const logger = pino({ name: 'reconciler', level: config.logLevel }, pino.destination(2));
   process.once('SIGTERM', () => {

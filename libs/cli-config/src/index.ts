@@ -25,3 +25,4 @@ export {
   existingDirectory,
   type LogLevel,
 } from './fields';
+export { configOrExit, type LoadedConfig, type StartOptions } from './start';
