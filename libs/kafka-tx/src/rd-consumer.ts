@@ -14,8 +14,7 @@ import { consumerConfig, resolveTimeouts } from './settings';
 import type { ConsumerSettings } from './settings';
 import type { InRecord, KafkaClientOptions, Logger } from './types';
 
-/** A rebalance from librdkafka, or 'reassign': the current assignment applied again (see `onConsumeError`). */
-type RebalanceEvent = { kind: 'assign' | 'revoke' | 'reassign'; partitions: TopicPartition[] };
+type RebalanceEvent = { kind: 'assign' | 'revoke'; partitions: TopicPartition[] };
 
 /** The soonest a consume error may apply the assignment again after the last time it did. */
 const REASSIGN_MIN_INTERVAL_MS = 1000;
@@ -34,8 +33,9 @@ export class RdLoopConsumer implements LoopConsumer {
   private readonly queue: RebalanceEvent[] = [];
   private closing = false;
   private lastErrorLog = 0;
-  /** The assignment last applied (what a 'reassign' applies again). */
+  /** The assignment last applied, and whether to apply it again (see `onConsumeError`). */
   private assigned: TopicPartition[] = [];
+  private reassign = false;
   private lastReassign = 0;
 
   private constructor(
@@ -89,33 +89,34 @@ export class RdLoopConsumer implements LoopConsumer {
     }
     this.log.info({ kind: ev.kind, partitions: partitions.length }, 'rebalance');
     // A new assignment fetches its committed offsets anyway, and a revocation leaves nothing to apply again.
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      if (this.queue[i]?.kind === 'reassign') this.queue.splice(i, 1);
-    }
+    this.reassign = false;
     this.queue.push(ev);
     // While closing nobody else will apply it, and librdkafka's close waits for it.
     if (this.closing) this.applyRebalances();
   }
 
   rebalancePending(): boolean {
-    return this.queue.length > 0;
+    return this.queue.length > 0 || this.reassign;
   }
 
   applyRebalances(): void {
     for (let ev = this.queue.shift(); ev !== undefined; ev = this.queue.shift()) {
       try {
-        if (ev.kind === 'reassign') {
-          if (this.assigned.length === 0) continue;
-          this.raw.assign(this.assigned);
-          this.log.warn({ partitions: this.assigned.length }, 'assignment applied again');
-          continue;
-        }
         if (ev.kind === 'assign') this.raw.assign(ev.partitions);
         else this.raw.unassign();
         this.assigned = ev.kind === 'assign' ? ev.partitions : [];
         this.log.info({ kind: ev.kind, partitions: ev.partitions.length }, 'rebalance applied');
       } catch (e) {
         this.log.error({ kind: ev.kind, err: describeError(e) }, 'applying rebalance failed');
+      }
+    }
+    if (this.reassign && !this.closing) {
+      this.reassign = false;
+      try {
+        this.raw.assign(this.assigned);
+        this.log.warn({ partitions: this.assigned.length }, 'assignment applied again');
+      } catch (e) {
+        this.log.error({ err: describeError(e) }, 'applying the assignment again failed');
       }
     }
   }
@@ -144,21 +145,20 @@ export class RdLoopConsumer implements LoopConsumer {
    * error librdkafka 2.15.1 neither retries nor starts those partitions' fetchers, so they would
    * stay silent for as long as the assignment lasts (librdkafka#5586; the stall of
    * docs/GATEKEEPER.md, "A member that holds partitions and reads nothing"). Applying the same
-   * assignment again fetches the committed offsets anew. It is queued like a rebalance, so the
+   * assignment again fetches the committed offsets anew. It waits like a rebalance, so the
    * loop applies it between transactions, where every record consumed so far is committed or
    * rewound and the committed offsets are where the fetch must resume.
    */
   private onConsumeError(err: LibrdKafkaError): void {
     if (err.code !== RD_CODES.ERR_NOT_COORDINATOR || this.assigned.length === 0) return;
     const now = realClock.now();
-    if (now - this.lastReassign < REASSIGN_MIN_INTERVAL_MS) return;
-    if (this.queue.some((ev) => ev.kind === 'reassign')) return;
+    if (this.reassign || now - this.lastReassign < REASSIGN_MIN_INTERVAL_MS) return;
     this.lastReassign = now;
     this.log.warn(
       { partitions: this.assigned.length },
       'committed offsets not fetched (coordinator moved): the assignment will be applied again',
     );
-    this.queue.push({ kind: 'reassign', partitions: [] });
+    this.reassign = true;
   }
 
   async seek(positions: TopicPartitionOffset[]): Promise<void> {
