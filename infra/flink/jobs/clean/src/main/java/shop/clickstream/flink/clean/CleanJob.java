@@ -7,6 +7,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
@@ -104,6 +105,8 @@ public final class CleanJob {
       conf.set(DedupRocksDBOptions.COMPACTION_TRIGGER, c.rocksdbCompactionTrigger);
       conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, c.rocksdbBloomFilter);
     }
+    // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config).
+    if (c.changelog) conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
     return conf;
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.contrib.streaming.state.ConfigurableRocksDBOptionsFactory;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
@@ -107,6 +108,17 @@ class CleanJobConfigTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "yes"}));
     assertTrue(e.getMessage().contains("--rocksdb-bloom-filter='yes'"), e.getMessage());
+  }
+
+  @Test
+  void theChangelogIsOnlyEnabledWhenAsked() {
+    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+        .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--changelog", "on"}))
+        .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--changelog", "yes"}));
+    assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
   }
 
   @Test
