@@ -5,7 +5,8 @@
 # Env: FLINK_REST (default http://127.0.0.1:8081), FLINK_FRESH=1 (ignore retained checkpoints),
 #      FLINK_SAVEPOINT=<dir> (start from this canonical savepoint instead; it restores into any state backend),
 #      FLINK_WAIT_RUNNING (seconds to wait for all tasks RUNNING, default 120, or 900 without a checkpoint; 0 = do not wait),
-#      FLINK_WINDOWS_JAR (another build of the windows job, e.g. an older commit's, for a before/after benchmark).
+#      FLINK_WINDOWS_JAR (another build of the windows job, e.g. an older commit's, for a before/after benchmark),
+#      FLINK_KEEP_RUNS (how many runs' retained checkpoints a resuming submission keeps, default 3; see prune_runs).
 # Prints the job id as the last line of stdout. No JVM is started here: only curl and python3.
 set -euo pipefail
 FLINK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -75,6 +76,45 @@ latest_checkpoint() {
   [[ -d $dir ]] || return 0
   find "$dir" -mindepth 3 -maxdepth 3 -path '*/chk-*/_metadata' -printf '%T@ %h\n' 2>/dev/null |
     sort -rn | awk 'NR == 1 { sub(/^[^ ]+ /, ""); print }'
+}
+
+# Removes the retained checkpoints of older runs of job name $1, which nothing else removes: every cancel or cluster
+# restart leaves its job id's directory (a few hundred MB for the clean job's dedup state), and a long-lived stack
+# gathered gigabytes. Keeps the FLINK_KEEP_RUNS (default 3) newest job ids' directories, the newest being the one about
+# to be restored, and any other that a kept checkpoint still refers to: a job restored in CLAIM mode (the changelog
+# backend) reads its predecessor's files until it has rewritten them, and its _metadata names them by path. The
+# changelog files of a removed job id go with it.
+prune_runs() {
+  local name=$1 keep=${FLINK_KEEP_RUNS:-3} dir="$CHECKPOINT_ROOT/$1" d id newest
+  [[ $keep =~ ^[1-9][0-9]*$ ]] || die "FLINK_KEEP_RUNS='$keep': expected a whole number of at least 1"
+  [[ -d $dir ]] || return 0
+  local -a runs=() kept=() gone=()
+  # Job id directories, newest first by their newest completed checkpoint (or the directory itself without one).
+  while read -r _ d; do runs+=("$d"); done < <(
+    for d in "$dir"/*/; do
+      d=${d%/}
+      [[ $(basename "$d") =~ ^[0-9a-f]{32}$ ]] || continue
+      newest=$(find "$d" -mindepth 2 -maxdepth 2 -path '*/chk-*/_metadata' -printf '%T@\n' 2>/dev/null | sort -rn |
+        awk 'NR == 1')
+      printf '%s %s\n' "${newest:-$(stat -c %Y "$d")}" "$d"
+    done | sort -rn)
+  ((${#runs[@]} > keep)) || return 0
+  kept=("${runs[@]:0:keep}")
+  local referenced
+  referenced=$(find "${kept[@]}" -mindepth 2 -maxdepth 2 -path '*/chk-*/_metadata' -print0 2>/dev/null |
+    xargs -0 -r grep -a -o -h -E "(checkpoints/[^/]+|changelog)/[0-9a-f]{32}" | sed 's#.*/##' | sort -u || true)
+  local freed=0 kb
+  for d in "${runs[@]:keep}"; do
+    id=$(basename "$d")
+    if grep -qx "$id" <<<"$referenced"; then kept+=("$d"); continue; fi
+    local -a paths=("$d")
+    [[ -d $RUN_DIR/flink/changelog/$id ]] && paths+=("$RUN_DIR/flink/changelog/$id")
+    kb=$(du -skc "${paths[@]}" | awk 'END {print $1}')
+    rm -rf "${paths[@]}"
+    freed=$((freed + kb)) && gone+=("$id")
+  done
+  ((${#gone[@]} == 0)) ||
+    log "removed the retained checkpoints of ${#gone[@]} older run(s) of $name ($((freed / 1024)) MB; FLINK_KEEP_RUNS=$keep, kept ${#kept[@]})"
 }
 
 cancel() {
@@ -164,6 +204,7 @@ submit() {
     savepoint=${FLINK_SAVEPOINT#file:}
     [[ -f $savepoint/_metadata ]] || die "FLINK_SAVEPOINT='$FLINK_SAVEPOINT': no _metadata there"
   elif [[ ${FLINK_FRESH:-0} != 1 ]]; then
+    prune_runs "$name"
     savepoint=$(latest_checkpoint "$name")
   fi
   # A retained checkpoint restores only into the state backend that wrote it (hashmap -> rocksdb fails in restore).

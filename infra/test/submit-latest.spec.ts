@@ -3,11 +3,10 @@
  * checkpoints: a long-lived stack keeps three per job id it ever ran, and a listing longer than a pipe's buffer once
  * made the pipeline fail with SIGPIPE (exit 141) under pipefail, so that submit.sh failed after submitting.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { REPO_ROOT } from './support/stack';
+import { runSubmitFunction } from './support/submit';
 
 let root: string;
 beforeEach(() => {
@@ -17,19 +16,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs submit.sh's latest_checkpoint for job name `name` under pipefail, with CHECKPOINT_ROOT at `root`. */
 function latest(name: string) {
-  const submit = readFileSync(path.join(REPO_ROOT, 'infra/flink/submit.sh'), 'utf8');
-  const fn = /^latest_checkpoint\(\) \{\n[\s\S]*?\n\}\n/m.exec(submit)?.[0];
-  expect(fn).toBeDefined();
-  return spawnSync(
-    'bash',
-    [
-      '-c',
-      `set -euo pipefail\nCHECKPOINT_ROOT=${JSON.stringify(root)}\n${fn}\nlatest_checkpoint "$1"`,
-      'x',
-      name,
-    ],
-    { encoding: 'utf8' },
-  );
+  return runSubmitFunction('latest_checkpoint', { CHECKPOINT_ROOT: root }, [name]);
 }
 
 describe('submit.sh latest_checkpoint', () => {
