@@ -2,7 +2,8 @@
 import pino from 'pino';
 import { committedLag, runAtLeastOnceConsumer } from '@clickstream/kafka-tx';
 import { createWarehouse } from '@clickstream/warehouse';
-import { ConfigError, loadConfig, usage, type LoaderConfig } from './config';
+import { configOrExit } from '@clickstream/cli-config';
+import { loadConfig, usage } from './config';
 import { newHealth } from './health';
 import { createMetrics } from './metrics';
 import { migrate, run } from './run';
@@ -12,25 +13,10 @@ import { isHealthy } from './health';
 /** Exit codes (README): 0 stopped on SIGTERM/SIGINT after flushing and committing, or --help, or --migrate done; 1 failure; 2 bad configuration. A fault-injection crash is the loader's own SIGKILL. */
 const EXIT = { ok: 0, failure: 1, config: 2 } as const;
 
-function configOrExit(): LoaderConfig {
-  try {
-    const parsed = loadConfig();
-    if (parsed.help) {
-      process.stdout.write(`${usage()}\n`);
-      process.exit(EXIT.ok);
-    }
-    return parsed.config;
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`loader: ${err.message} (see --help)\n`);
-      process.exit(EXIT.config);
-    }
-    throw err;
-  }
-}
-
-async function main(): Promise<void> {
-  const config = configOrExit();
+async function main(): Promise<number> {
+  const start = configOrExit('loader', loadConfig, usage, { hint: ' (see --help)' });
+  if ('exit' in start) return start.exit;
+  const { config } = start;
   const logger = pino({ name: 'loader', level: config.logLevel });
   const stop = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
@@ -49,7 +35,7 @@ async function main(): Promise<void> {
     if (config.migrate) {
       const files = await migrate({ config, logger, warehouse, signal: stop.signal });
       logger.info({ database: config.database, files }, 'ddl applied');
-      return;
+      return EXIT.ok;
     }
     const metrics = createMetrics();
     const health = newHealth();
@@ -85,12 +71,18 @@ async function main(): Promise<void> {
       await server.close();
     }
     logger.info({}, 'stopped');
+    return EXIT.ok;
   } finally {
     await warehouse.close();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`loader: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(EXIT.failure);
-});
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`loader: fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(EXIT.failure);
+  },
+);
