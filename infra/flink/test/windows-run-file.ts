@@ -4,11 +4,10 @@
  */
 import { cancelJob, jobState, produce, sleep, waitFor } from './harness';
 import {
-  allExact,
-  check,
   createWindowsTopics,
   dropWindowsRun,
   freshWindowsRun,
+  settle,
   submitWindows,
   summary,
   type WindowsEvidence,
@@ -67,18 +66,7 @@ export async function expectExactAcrossFault<T>(
   await produce(probes(s, probeRun, maxTime(s) + 60_000));
   await produce(bridges(s, plans));
   await produce(probes(s, probeRun, maxTime(s) + 60_000));
-  let last = await check(run, s, probeRun);
-  try {
-    last = await waitFor(
-      'exact after the fault',
-      () => check(run, s, probeRun),
-      allExact,
-      240000,
-      3000,
-    );
-  } catch {
-    last = await check(run, s, probeRun);
-  }
+  const last = await settle(run, s, probeRun, 'exact after the fault', 240000);
   expect(summary(last)).toEqual(summary(exactOf(last)));
   expect(last.sessions.retracted).toBeGreaterThan(0);
   process.stderr.write(

@@ -128,18 +128,32 @@ export function allExact(e: WindowsEvidence): boolean {
 }
 
 /** Waits (up to 180 s) until every output matches the oracle; otherwise fails with what still differs. */
+/** Reads the run's evidence every 3 s until it is exact or `timeoutMs` has passed; resolves to the last read, exact or not. */
+export async function settle(
+  r: WindowsRun,
+  s: Scenario,
+  probeRun: string,
+  what: string,
+  timeoutMs: number,
+): Promise<WindowsEvidence> {
+  try {
+    return await waitFor(what, () => check(r, s, probeRun), allExact, timeoutMs, 3000);
+  } catch {
+    return check(r, s, probeRun);
+  }
+}
+
+/** The run's evidence once exact (within 180 s); otherwise throws with what was not. */
 export async function untilExact(
   r: WindowsRun,
   s: Scenario,
   probeRun: string,
   what: string,
 ): Promise<WindowsEvidence> {
-  try {
-    return await waitFor(what, () => check(r, s, probeRun), allExact, 180000, 3000);
-  } catch {
-    const last = await check(r, s, probeRun);
+  const last = await settle(r, s, probeRun, what, 180000);
+  if (!allExact(last))
     throw new Error(`${what}: not exact: ${JSON.stringify(summary(last), null, 1)}`);
-  }
+  return last;
 }
 
 export function summary(e: WindowsEvidence): object {
