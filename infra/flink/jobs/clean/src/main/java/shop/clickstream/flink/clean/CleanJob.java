@@ -6,6 +6,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -106,7 +107,12 @@ public final class CleanJob {
       conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, c.rocksdbBloomFilter);
     }
     // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config).
-    if (c.changelog) conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
+    if (c.changelog) {
+      conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
+      // Without a flush at every checkpoint the memtables grow toward their share of the slot's managed memory, which
+      // the block cache then lacks; 8 MB flushes about once a minute at 2,000 events/s (experiment, MEASUREMENTS).
+      if (c.stateBackend.equals("rocksdb")) conf.set(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE, MemorySize.parse("8mb"));
+    }
     return conf;
   }
 

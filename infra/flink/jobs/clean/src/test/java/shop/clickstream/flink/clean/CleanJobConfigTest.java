@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.contrib.streaming.state.ConfigurableRocksDBOptionsFactory;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
@@ -114,8 +115,12 @@ class CleanJobConfigTest {
   void theChangelogIsOnlyEnabledWhenAsked() {
     assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
         .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--changelog", "on"}))
-        .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    Configuration on = CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--changelog", "on"}));
+    assertEquals(true, on.get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    // Smaller memtables, since no checkpoint flushes them any more.
+    assertEquals(MemorySize.parse("8mb"), on.get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
+    assertEquals(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE.defaultValue(),
+        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0])).get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--changelog", "yes"}));
     assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
