@@ -127,7 +127,6 @@ export function allExact(e: WindowsEvidence): boolean {
   return isExact(e.late) && isExact(e.windows) && isExact(e.sessions);
 }
 
-/** Waits (up to 180 s) until every output matches the oracle; otherwise fails with what still differs. */
 /** Reads the run's evidence every 3 s until it is exact or `timeoutMs` has passed; resolves to the last read, exact or not. */
 export async function settle(
   r: WindowsRun,
