@@ -68,14 +68,18 @@ for j in json.load(sys.stdin)["jobs"]:
         print(j["jid"], j["state"])' "$1"
 }
 
-# Newest completed checkpoint (a chk-N directory with _metadata) of job name $1, or nothing.
+# "<time> <dir>" for each completed checkpoint (a chk-N directory with _metadata) of job name $1, unsorted.
+completed_checkpoints() {
+  local dir="$CHECKPOINT_ROOT/$1"
+  [[ -d $dir ]] || return 0
+  find "$dir" -mindepth 3 -maxdepth 3 -path '*/chk-*/_metadata' -printf '%T@ %h\n' 2>/dev/null
+}
+
+# Newest completed checkpoint of job name $1, or nothing.
 # awk reads the whole sorted list: `head -1` exited after the first line, and with a listing longer than a pipe's
 # buffer (three retained checkpoints per job id ever run) sort then died of SIGPIPE, failing the pipeline (exit 141).
 latest_checkpoint() {
-  local dir="$CHECKPOINT_ROOT/$1"
-  [[ -d $dir ]] || return 0
-  find "$dir" -mindepth 3 -maxdepth 3 -path '*/chk-*/_metadata' -printf '%T@ %h\n' 2>/dev/null |
-    sort -rn | awk 'NR == 1 { sub(/^[^ ]+ /, ""); print }'
+  completed_checkpoints "$1" | sort -rn | awk 'NR == 1 { sub(/^[^ ]+ /, ""); print }'
 }
 
 # Removes the retained checkpoints of older runs of job name $1, which nothing else removes: every cancel or cluster
@@ -85,19 +89,24 @@ latest_checkpoint() {
 # backend) reads its predecessor's files until it has rewritten them, and its _metadata names them by path. The
 # changelog files of a removed job id go with it.
 prune_runs() {
-  local name=$1 keep=${FLINK_KEEP_RUNS:-3} dir="$CHECKPOINT_ROOT/$1" d id newest
+  local name=$1 keep=${FLINK_KEEP_RUNS:-3} dir="$CHECKPOINT_ROOT/$1" d id
   [[ $keep =~ ^[1-9][0-9]*$ ]] || die "FLINK_KEEP_RUNS='$keep': expected a whole number of at least 1"
   [[ -d $dir ]] || return 0
   local -a runs=() kept=() gone=()
   # Job id directories, newest first by their newest completed checkpoint (or the directory itself without one).
-  while read -r _ d; do runs+=("$d"); done < <(
-    for d in "$dir"/*/; do
-      d=${d%/}
-      [[ $(basename "$d") =~ ^[0-9a-f]{32}$ ]] || continue
-      newest=$(find "$d" -mindepth 2 -maxdepth 2 -path '*/chk-*/_metadata' -printf '%T@\n' 2>/dev/null | sort -rn |
-        awk 'NR == 1')
-      printf '%s %s\n' "${newest:-$(stat -c %Y "$d")}" "$d"
-    done | sort -rn)
+  while read -r _ d; do
+    [[ $(basename "$d") =~ ^[0-9a-f]{32}$ ]] && runs+=("$d")
+  done < <(
+    {
+      completed_checkpoints "$name" | awk '{
+        t = $1; run = $0; sub(/^[^ ]+ /, "", run); sub(/\/chk-[^\/]*$/, "", run)
+        if (!(run in newest) || t > newest[run]) newest[run] = t
+      } END { for (run in newest) print newest[run], run }'
+      for d in "$dir"/*/; do
+        d=${d%/}
+        compgen -G "$d/chk-*/_metadata" >/dev/null || printf '%s %s\n' "$(stat -c %Y "$d")" "$d"
+      done
+    } | sort -rn)
   ((${#runs[@]} > keep)) || return 0
   kept=("${runs[@]:0:keep}")
   local referenced
@@ -111,7 +120,8 @@ prune_runs() {
     [[ -d $RUN_DIR/flink/changelog/$id ]] && paths+=("$RUN_DIR/flink/changelog/$id")
     kb=$(du -skc "${paths[@]}" | awk 'END {print $1}')
     rm -rf "${paths[@]}"
-    freed=$((freed + kb)) && gone+=("$id")
+    freed=$((freed + kb))
+    gone+=("$id")
   done
   ((${#gone[@]} == 0)) ||
     log "removed the retained checkpoints of ${#gone[@]} older run(s) of $name ($((freed / 1024)) MB; FLINK_KEEP_RUNS=$keep, kept ${#kept[@]})"

@@ -16,7 +16,12 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs submit.sh's latest_checkpoint for job name `name` under pipefail, with CHECKPOINT_ROOT at `root`. */
 function latest(name: string) {
-  return runSubmitFunction('latest_checkpoint', { CHECKPOINT_ROOT: root }, [name]);
+  return runSubmitFunction(
+    'latest_checkpoint',
+    { CHECKPOINT_ROOT: root },
+    [name],
+    ['completed_checkpoints'],
+  );
 }
 
 describe('submit.sh latest_checkpoint', () => {

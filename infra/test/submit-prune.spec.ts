@@ -42,6 +42,7 @@ function prune(name: string, env: Record<string, string> = {}) {
     'prune_runs',
     { RUN_DIR: runDir, CHECKPOINT_ROOT: checkpoints, ...env },
     [name],
+    ['completed_checkpoints'],
   );
 }
 

@@ -13,13 +13,15 @@ export function submitFunction(fn: string): string {
 }
 
 /**
- * Calls `fn "$@"` with `vars` set first and submit.sh's `log` and `die` stood in for (both write to stderr; `die`
- * exits 1), so that a spec sees what the function logs and how it fails.
+ * Calls `fn "$@"` with `vars` set first, the submit.sh functions it calls (`uses`) defined beside it, and submit.sh's
+ * `log` and `die` stood in for (both write to stderr; `die` exits 1), so that a spec sees what the function logs and
+ * how it fails.
  */
 export function runSubmitFunction(
   fn: string,
   vars: Record<string, string>,
   args: string[],
+  uses: string[] = [],
 ): SpawnSyncReturns<string> {
   const set = Object.entries(vars)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
@@ -29,6 +31,7 @@ export function runSubmitFunction(
     set,
     'log() { printf "%s\\n" "$*" >&2; }',
     'die() { printf "error: %s\\n" "$*" >&2; exit 1; }',
+    ...uses.map(submitFunction),
     submitFunction(fn),
     `${fn} "$@"`,
   ].join('\n');
