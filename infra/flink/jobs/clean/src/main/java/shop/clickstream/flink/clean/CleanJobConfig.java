@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
 import shop.clickstream.flink.support.Checkpointing;
+import shop.clickstream.flink.support.KafkaSinks;
 import shop.clickstream.flink.support.KafkaSources;
 import shop.clickstream.flink.support.ProgramArgs;
 
@@ -18,7 +19,7 @@ public final class CleanJobConfig implements Serializable {
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
       "iceberg-commit-interval-ms", "rocksdb-compaction", "rocksdb-compaction-trigger",
       "rocksdb-bloom-filter", "iceberg-compaction-commits", "iceberg-compaction-target-mb",
-      "iceberg-compaction-max-mb", "iceberg-compaction-poll-s", "changelog");
+      "iceberg-compaction-max-mb", "iceberg-compaction-poll-s", "changelog", "sink-compression");
 
   public final String jobName;
   public final String bootstrap;
@@ -89,6 +90,11 @@ public final class CleanJobConfig implements Serializable {
   public final long icebergCompactionMaxMb;
   /** How often the compaction's monitor reads the table's new snapshots, and the least time between two compactions, s. */
   public final long icebergCompactionPollS;
+  /**
+   * The Kafka sink's compression.type ({@link KafkaSinks#COMPRESSION}). The gatekeeper and generator write lz4
+   * (libs/kafka-tx); docs/FLINK.md says what the jobs' sinks use and why.
+   */
+  public final String sinkCompression;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
   /**
@@ -135,6 +141,7 @@ public final class CleanJobConfig implements Serializable {
     icebergCompactionTargetMb = a.number("iceberg-compaction-target-mb", 32, 1, 1_024);
     icebergCompactionMaxMb = a.number("iceberg-compaction-max-mb", 128, 1, 1_000_000);
     icebergCompactionPollS = a.number("iceberg-compaction-poll-s", 60, 1, 3_600);
+    sinkCompression = a.oneOf("sink-compression", "none", KafkaSinks.COMPRESSION);
     transactionTimeoutMs = a.number("transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

@@ -127,6 +127,15 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void theSinkCompressionIsOneKafkaHas() {
+    assertEquals("none", CleanJobConfig.parse(new String[0]).sinkCompression);
+    assertEquals("zstd", CleanJobConfig.parse(new String[] {"--sink-compression", "zstd"}).sinkCompression);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--sink-compression", "lzo"}));
+    assertEquals("--sink-compression='lzo': expected one of [none, lz4, zstd, snappy, gzip]", e.getMessage());
+  }
+
+  @Test
   void refusesASnapshotRetentionThatWouldExpireTheNewestSnapshot() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--iceberg-snapshots-retained", "0"}));

@@ -4,10 +4,8 @@ import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
-import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -17,7 +15,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import shop.clickstream.flink.support.KafkaSinks;
 import shop.clickstream.flink.support.KafkaSources;
+import shop.clickstream.flink.support.RocksDBMemtables;
 
 /**
  * Entry point of the Flink job "windows": events.clean (read_committed) -> lateness by rule -> events.late (late
@@ -92,21 +92,15 @@ public final class WindowsJob {
         .withIdleness(Duration.ofMillis(c.idlenessMs));
   }
 
-  /**
-   * Each state (column family) keeps a memtable that takes arena blocks of an eighth of this. The job's nine column
-   * families (two RocksDB instances: each aggregator's states and timers) share one slot's managed memory, about 58 MB
-   * here, half of it for memtables; at RocksDB's 64 MB, one 8 MB block each was more than that half, so RocksDB flushed
-   * about 34 times a second, 6 KB a time. At 8 MB it flushed about twice a second, 400 KB a time (docs/FLINK.md,
-   * "State backend": RocksDB is still not a good backend for this job here).
-   */
-  static final MemorySize ROCKSDB_WRITE_BUFFER = MemorySize.parse("8mb");
-
   static Configuration jobConfiguration(WindowsJobConfig c) {
     Configuration conf = c.checkpointing().configuration();
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend);
     if (c.stateBackend.equals("rocksdb")) {
       conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-      conf.set(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER);
+      // The job's nine column families (two RocksDB instances: each aggregator's states and timers) share one slot's
+      // managed memory: at RocksDB's 64 MB, RocksDB flushed about 34 times a second, 6 KB a time; at 8 MB about twice a
+      // second, 400 KB a time (docs/FLINK.md, "State backend": RocksDB is still not a good backend for this job here).
+      conf.set(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE, RocksDBMemtables.SMALL_WRITE_BUFFER);
     }
     if (c.changelog) {
       // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config; a job's
@@ -124,17 +118,8 @@ public final class WindowsJob {
 
 
   static <T> KafkaSink<T> sink(WindowsJobConfig c, String topic, KafkaRecordSerializationSchema<T> serializer) {
-    return KafkaSink.<T>builder()
-        .setBootstrapServers(c.bootstrap)
-        .setRecordSerializer(serializer)
-        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        // One prefix per sink (transactional ids must not collide between the three sinks of the job).
-        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-" + topic)
-        .setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeoutMs))
-        // Nothing is visible before the checkpoint commits the transaction, so waiting 50 ms for fuller batches costs no
-        // freshness and saves the brokers a request per few records (docs/KAFKA.md, "Producers' linger").
-        .setProperty("linger.ms", "50")
-        .setProperty("acks", "all")
-        .build();
+    // One prefix per sink (transactional ids must not collide between the three sinks of the job).
+    return KafkaSinks.exactlyOnce(c.bootstrap, serializer, c.transactionalIdPrefix + "-" + topic, c.transactionTimeoutMs,
+        c.sinkCompression);
   }
 }

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
 import shop.clickstream.flink.support.Checkpointing;
+import shop.clickstream.flink.support.KafkaSinks;
 import shop.clickstream.flink.support.KafkaSources;
 import shop.clickstream.flink.support.ProgramArgs;
 
@@ -15,7 +16,7 @@ public final class WindowsJobConfig implements Serializable {
       "job-name", "bootstrap", "clean-topic", "windows-topic", "sessions-topic", "late-topic", "group-id",
       "transactional-id-prefix", "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "parallelism",
       "state-backend", "transaction-timeout-ms", "restart-budget-ms", "lateness-ms", "out-of-orderness-ms", "idleness-ms",
-      "emit-interval-ms", "state-retention-ms", "changelog");
+      "emit-interval-ms", "state-retention-ms", "changelog", "sink-compression");
 
   public final String jobName;
   public final String bootstrap;
@@ -45,6 +46,11 @@ public final class WindowsJobConfig implements Serializable {
    * (the state is materialised in full every 10 minutes); off by default (docs/FLINK.md, "State backend").
    */
   public final boolean changelog;
+  /**
+   * The Kafka sink's compression.type ({@link KafkaSinks#COMPRESSION}). The gatekeeper and generator write lz4
+   * (libs/kafka-tx); docs/FLINK.md says what the jobs' sinks use and why.
+   */
+  public final String sinkCompression;
   /** Producer transaction.timeout.ms of the three sinks; at most the brokers' transaction.max.timeout.ms. */
   public final long transactionTimeoutMs;
   /** How long the job may be down and still commit every transaction its last checkpoint holds. */
@@ -78,6 +84,7 @@ public final class WindowsJobConfig implements Serializable {
     parallelism = (int) a.number("parallelism", 1, 1, 64);
     stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
     changelog = a.onOff("changelog", "off");
+    sinkCompression = a.oneOf("sink-compression", "none", KafkaSinks.COMPRESSION);
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
     transactionTimeoutMs = a.number("transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, 3_600_000);

@@ -36,6 +36,15 @@ class WindowsJobConfigTest {
   }
 
   @Test
+  void theSinkCompressionIsOneKafkaHas() {
+    assertEquals("none", WindowsJobConfig.parse(new String[0]).sinkCompression);
+    assertEquals("lz4", WindowsJobConfig.parse(new String[] {"--sink-compression", "lz4"}).sinkCompression);
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> WindowsJobConfig.parse(new String[] {"--sink-compression", "lzo"}));
+    assertEquals("--sink-compression='lzo': expected one of [none, lz4, zstd, snappy, gzip]", e.getMessage());
+  }
+
+  @Test
   void rocksdbGetsSmallWriteBuffersAndHashmapNoRocksdbSettings() {
     assertFalse(WindowsJob.jobConfiguration(WindowsJobConfig.parse(new String[0])).contains(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
     WindowsJobConfig rocks = WindowsJobConfig.parse(new String[] {"--state-backend", "rocksdb"});
