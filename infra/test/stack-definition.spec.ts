@@ -225,6 +225,14 @@ describe('Kafka node template', () => {
     );
   });
 
+  it('keeps at most the newest 256 MiB of a partition, in 64 MiB segments, here and in compose (docs/KAFKA.md)', () => {
+    expect(Number(props.get('log.retention.bytes'))).toBe(256 * 2 ** 20);
+    expect(Number(props.get('log.segment.bytes'))).toBe(64 * 2 ** 20);
+    const compose = read('infra/compose/docker-compose.yml');
+    expect(compose).toMatch(/KAFKA_LOG_RETENTION_BYTES: 268435456\n/);
+    expect(compose).toMatch(/KAFKA_LOG_SEGMENT_BYTES: 67108864\n/);
+  });
+
   it('fences a dead node within 6 s, with at least five heartbeats per timeout (docs/KAFKA.md)', () => {
     const session = Number(props.get('broker.session.timeout.ms'));
     const beat = Number(props.get('broker.heartbeat.interval.ms'));
