@@ -128,8 +128,8 @@ class CleanJobConfigTest {
 
   @Test
   void theSinkCompressionIsOneKafkaHas() {
-    assertEquals("none", CleanJobConfig.parse(new String[0]).sinkCompression);
-    assertEquals("zstd", CleanJobConfig.parse(new String[] {"--sink-compression", "zstd"}).sinkCompression);
+    assertEquals("lz4", CleanJobConfig.parse(new String[0]).sinkCompression);
+    assertEquals("none", CleanJobConfig.parse(new String[] {"--sink-compression", "none"}).sinkCompression);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--sink-compression", "lzo"}));
     assertEquals("--sink-compression='lzo': expected one of [none, lz4, zstd, snappy, gzip]", e.getMessage());

@@ -37,8 +37,8 @@ class WindowsJobConfigTest {
 
   @Test
   void theSinkCompressionIsOneKafkaHas() {
-    assertEquals("none", WindowsJobConfig.parse(new String[0]).sinkCompression);
-    assertEquals("lz4", WindowsJobConfig.parse(new String[] {"--sink-compression", "lz4"}).sinkCompression);
+    assertEquals("lz4", WindowsJobConfig.parse(new String[0]).sinkCompression);
+    assertEquals("zstd", WindowsJobConfig.parse(new String[] {"--sink-compression", "zstd"}).sinkCompression);
     var e = assertThrows(IllegalArgumentException.class,
         () -> WindowsJobConfig.parse(new String[] {"--sink-compression", "lzo"}));
     assertEquals("--sink-compression='lzo': expected one of [none, lz4, zstd, snappy, gzip]", e.getMessage());
