@@ -103,10 +103,13 @@ async function metric(port: number, pattern: RegExp): Promise<number> {
     const down = pipeline('down');
     if (down.status !== 0) process.stderr.write(down.stdout + down.stderr);
     await deleteTopics(kafka, Object.values(topics));
-    rmSync(path.join(root, 'results/tmp', `pipeline-${instance}`), {
-      recursive: true,
-      force: true,
-    });
+    // The instance's files: what `tools/pipeline` kept for it (its apps' state and logs) and its results.
+    for (const file of [
+      path.join(root, 'results/tmp', `pipeline-${instance}`),
+      path.join(root, '.run', `apps-${instance}`),
+      path.join(root, '.run', `apps-${instance}.migrate.log`),
+    ])
+      rmSync(file, { recursive: true, force: true });
   });
 
   it('starts every app as a container, healthy on the instance ports', () => {
