@@ -90,12 +90,7 @@ public final class CleanJobConfig implements Serializable {
   public final long icebergCompactionMaxMb;
   /** How often the compaction's monitor reads the table's new snapshots, and the least time between two compactions, s. */
   public final long icebergCompactionPollS;
-  /**
-   * The Kafka sink's compression.type ({@link KafkaSinks#COMPRESSION}): lz4, as the gatekeeper and the generator write
-   * (libs/kafka-tx). At 2,000 events/s it cut the bytes the brokers took in by 37 % and sent out by 23-38 %, and their
-   * CPU by 0.02-0.05 cores where the clean job kept up, for 0.015-0.02 cores in the clean job's task thread
-   * (docs/MEASUREMENTS.md, "The Flink sinks' compression").
-   */
+  /** The Kafka sinks' compression.type: {@link KafkaSinks#DEFAULT_COMPRESSION} unless given. */
   public final String sinkCompression;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
@@ -143,7 +138,7 @@ public final class CleanJobConfig implements Serializable {
     icebergCompactionTargetMb = a.number("iceberg-compaction-target-mb", 32, 1, 1_024);
     icebergCompactionMaxMb = a.number("iceberg-compaction-max-mb", 128, 1, 1_000_000);
     icebergCompactionPollS = a.number("iceberg-compaction-poll-s", 60, 1, 3_600);
-    sinkCompression = a.oneOf("sink-compression", "lz4", KafkaSinks.COMPRESSION);
+    sinkCompression = a.oneOf("sink-compression", KafkaSinks.DEFAULT_COMPRESSION, KafkaSinks.COMPRESSION);
     transactionTimeoutMs = a.number("transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

@@ -46,12 +46,7 @@ public final class WindowsJobConfig implements Serializable {
    * (the state is materialised in full every 10 minutes); off by default (docs/FLINK.md, "State backend").
    */
   public final boolean changelog;
-  /**
-   * The Kafka sink's compression.type ({@link KafkaSinks#COMPRESSION}): lz4, as the gatekeeper and the generator write
-   * (libs/kafka-tx). At 2,000 events/s it cut the bytes the brokers took in by 37 % and sent out by 23-38 %, and their
-   * CPU by 0.02-0.05 cores where the clean job kept up, for 0.015-0.02 cores in the clean job's task thread
-   * (docs/MEASUREMENTS.md, "The Flink sinks' compression").
-   */
+  /** The Kafka sinks' compression.type: {@link KafkaSinks#DEFAULT_COMPRESSION} unless given. */
   public final String sinkCompression;
   /** Producer transaction.timeout.ms of the three sinks; at most the brokers' transaction.max.timeout.ms. */
   public final long transactionTimeoutMs;
@@ -86,7 +81,7 @@ public final class WindowsJobConfig implements Serializable {
     parallelism = (int) a.number("parallelism", 1, 1, 64);
     stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
     changelog = a.onOff("changelog", "off");
-    sinkCompression = a.oneOf("sink-compression", "lz4", KafkaSinks.COMPRESSION);
+    sinkCompression = a.oneOf("sink-compression", KafkaSinks.DEFAULT_COMPRESSION, KafkaSinks.COMPRESSION);
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
     transactionTimeoutMs = a.number("transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, 3_600_000);
