@@ -5,6 +5,7 @@ import type {
   LibrdKafkaError,
   ListOffsetsResult,
   Message,
+  TopicPartitionOffset,
 } from '@confluentinc/kafka-javascript';
 import { randomUUID } from 'node:crypto';
 import { partitionsOf, withAdmin } from './admin';
@@ -60,6 +61,48 @@ export function endOffsets(
   );
 }
 
+/**
+ * The group's committed offset of each partition (absent when it has none), read stably: an
+ * offset still inside an open transaction is waited for, not returned.
+ *
+ * Read by a consumer under the group's id that never subscribes (so never joins the group), not
+ * by the admin client's ListConsumerGroupOffsets: librdkafka crashes the process when that call's
+ * answer is NOT_COORDINATOR, as it is while the group's coordinator moves (it asks a consumer
+ * group handle that an admin client does not have to find the new coordinator: librdkafka issue
+ * 5040; docs/MEASUREMENTS.md has our core dump). A consumer has that handle, and the same answer
+ * fails only this call.
+ */
+async function committedOffsets(
+  o: KafkaClientOptions,
+  groupId: string,
+  topic: string,
+  parts: number[],
+  timeoutMs: number,
+): Promise<Map<number, number>> {
+  // read_committed makes the OffsetFetch require stable offsets.
+  const consumer = new KafkaConsumer(
+    consumerConfig(o, { groupId, isolation: 'read_committed', startFrom: 'earliest' }),
+  );
+  const t = resolveTimeouts(o);
+  await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+  try {
+    const tps = await new Promise<TopicPartitionOffset[]>((resolve, reject) =>
+      consumer.committed(
+        parts.map((partition) => ({ topic, partition })),
+        timeoutMs,
+        (err: LibrdKafkaError | null, res: TopicPartitionOffset[]) =>
+          err ? reject(err) : resolve(res),
+      ),
+    );
+    const bad = tps.find((tp) => tp.error);
+    if (bad) throw bad.error;
+    // librdkafka reports "no committed offset" as a negative offset (OFFSET_INVALID).
+    return new Map(tps.filter((tp) => tp.offset >= 0).map((tp) => [tp.partition, tp.offset]));
+  } finally {
+    await new Promise<void>((resolve) => consumer.disconnect(() => resolve()));
+  }
+}
+
 /** Sum over partitions of (end - committed); a partition without a committed offset counts from its start. */
 export function committedLag(
   o: KafkaClientOptions,
@@ -77,23 +120,11 @@ export function committedLag(
       'read_committed',
       timeoutMs,
     );
-    const committed = await new Promise<Map<number, number>>((resolve, reject) =>
-      a.listConsumerGroupOffsets(
-        [{ groupId, partitions: parts.map((partition) => ({ topic, partition })) }],
-        { timeout: timeoutMs, requireStableOffsets: true },
-        (err, res) => {
-          if (err) return reject(err);
-          const g = res[0];
-          if (g?.error) return reject(g.error);
-          resolve(new Map((g?.partitions ?? []).map((p) => [p.partition, p.offset])));
-        },
-      ),
-    );
+    const committed = await committedOffsets(o, groupId, topic, parts, timeoutMs);
     let lag = 0;
     for (const p of parts) {
       const e = end.get(p) ?? 0;
-      const c = committed.get(p);
-      lag += Math.max(0, e - (c !== undefined && c >= 0 ? c : (start.get(p) ?? 0)));
+      lag += Math.max(0, e - (committed.get(p) ?? start.get(p) ?? 0));
     }
     return lag;
   });

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { createTopics, deleteTopics } from '../src';
+import { committedLag, createTopics, deleteTopics } from '../src';
+import { killAllChildren, startFixture } from './child';
 import {
   BOOTSTRAP,
   REPO_ROOT,
@@ -13,6 +14,7 @@ import {
   seed,
   sleep,
   uniqueName,
+  waitFor,
 } from './helpers';
 import {
   BOUND_MS,
@@ -107,43 +109,50 @@ class CoordinatorMover {
   }
 }
 
+const classes = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-tx-mover-'));
+
+beforeAll(async () => {
+  await promisify(execFile)(
+    'javac',
+    [
+      '-J-Xmx128m',
+      '-nowarn',
+      '-cp',
+      kafkaClasspath(),
+      '-d',
+      classes,
+      path.join(__dirname, 'fixtures', 'MoveGroupCoordinator.java'),
+    ],
+    { timeout: 120_000 },
+  );
+});
+
+afterAll(() => fs.rmSync(classes, { recursive: true, force: true }));
+
+/** A group name whose __consumer_offsets partition is none of the pipeline's own groups'. */
+function testGroup(prefix: string): string {
+  let group = uniqueName(prefix);
+  while (PIPELINE_OFFSETS_PARTITIONS.has(offsetsPartition(group, 12))) group = uniqueName(prefix);
+  return group;
+}
+
 describe('two members starting on a new group while its coordinator moves', () => {
   const o = clientOptions('coordinator-move');
   const topics: string[] = [];
   const members: Member[] = [];
   const movers: CoordinatorMover[] = [];
-  const classes = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-tx-mover-'));
-
-  beforeAll(async () => {
-    await promisify(execFile)(
-      'javac',
-      [
-        '-J-Xmx128m',
-        '-nowarn',
-        '-cp',
-        kafkaClasspath(),
-        '-d',
-        classes,
-        path.join(__dirname, 'fixtures', 'MoveGroupCoordinator.java'),
-      ],
-      { timeout: 120_000 },
-    );
-  });
 
   afterAll(async () => {
     for (const m of members) m.stop.abort();
     await Promise.all(members.map((m) => m.done.catch(() => undefined)));
     for (const mv of movers) await mv.close();
     await deleteTopics(o, topics);
-    fs.rmSync(classes, { recursive: true, force: true });
   });
 
   it.each(ROUNDS)(
     'b starts %s, the coordinator moves %i ms later: both members get partitions and the copy is exact',
     async (how, delayMs) => {
-      let group = uniqueName('cm-group');
-      while (PIPELINE_OFFSETS_PARTITIONS.has(offsetsPartition(group, 12)))
-        group = uniqueName('cm-group');
+      const group = testGroup('cm-group');
       const input = uniqueName('cm-in');
       const output = uniqueName('cm-out');
       topics.push(input, output);
@@ -210,4 +219,90 @@ describe('two members starting on a new group while its coordinator moves', () =
       'both members assigned after the move, all partitions covered, everything committed',
     );
   }
+});
+
+// The gatekeeper's and the loader's lag gauges call committedLag every few seconds. Its first
+// version read the committed offsets with the admin client's ListConsumerGroupOffsets, and a
+// gatekeeper died of SIGSEGV in librdkafka when that call met a coordinator move
+// (docs/MEASUREMENTS.md). Four pollers call it back to back while the group's coordinator moves
+// twenty times; each must stay up and answer the exact lag afterwards. With that first version a
+// poller died of SIGSEGV in each of three tries (2026-12-06); with this one none did.
+describe('committedLag while the group coordinator moves', () => {
+  const o = clientOptions('coordinator-move-lag');
+  const topics: string[] = [];
+
+  afterAll(async () => {
+    await killAllChildren();
+    await deleteTopics(o, topics);
+  });
+
+  it('keeps every polling process alive and answers the exact lag after the moves', async () => {
+    const group = testGroup('cm-lag-group');
+    const input = uniqueName('cm-lag-in');
+    const output = uniqueName('cm-lag-out');
+    topics.push(input, output);
+    await createTopics(o, [
+      { topic: input, partitions: PARTITIONS },
+      { topic: output, partitions: PARTITIONS },
+    ]);
+    expect(await seed(o, input, 0, N)).toBe(N);
+    // Committed offsets to read: a member copies every record, then more arrive uncopied.
+    const copier = startMember(o, 'lag', group, input, output, Date.now());
+    await waitFor(
+      'the copy to commit every record',
+      async () => (await committedLag(o, group, input)) === 0,
+      BOUND_MS,
+      200,
+    );
+    copier.stop.abort();
+    expect(await copier.done).toEqual({ reason: 'stopped' });
+    const MORE = 300;
+    expect(await seed(o, input, N, MORE)).toBe(MORE);
+
+    const pollers = [1, 2, 3, 4].map(() =>
+      startFixture('lag-poller.js', [BOOTSTRAP, group, input]),
+    );
+    const answeredAgain = (): Promise<void[]> => {
+      const seen = pollers.map((p) => p.jsonLines().length);
+      return Promise.all(
+        pollers.map((p, i) =>
+          p.waitUntil('two more answers', (ls) => ls.length >= (seen[i] ?? 0) + 2, BOUND_MS),
+        ),
+      );
+    };
+    await answeredAgain();
+    const mover = CoordinatorMover.start(classes, group);
+    try {
+      await mover.next(); // where the coordinator is
+      for (let round = 0; round < 10; round++) {
+        mover.send('prepare');
+        expect((await mover.next()).prepared).toBe(true);
+        mover.send('move');
+        expect((await mover.next()).moved).toBe(true);
+        await answeredAgain();
+        mover.send('restore');
+        expect((await mover.next()).restored).toBe(true);
+        await answeredAgain();
+      }
+    } finally {
+      await mover.close();
+    }
+
+    for (const p of pollers) {
+      const before = p.jsonLines().length;
+      await p.waitUntil(
+        'three exact answers after the moves',
+        (ls) => ls.slice(before).filter((l) => l.lag === MORE).length >= 3,
+        BOUND_MS,
+      );
+    }
+    const failed = pollers.flatMap((p) => p.jsonLines().filter((l) => l.err !== undefined));
+    o.logger.warn(
+      { calls: pollers.map((p) => p.jsonLines().length), failed: failed.length, first: failed[0] },
+      'committedLag calls during the moves (informational)',
+    );
+    expect(await Promise.all(pollers.map((p) => p.stop('SIGTERM')))).toEqual(
+      pollers.map(() => ({ code: 0, signal: null })),
+    );
+  });
 });
