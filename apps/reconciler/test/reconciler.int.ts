@@ -13,6 +13,7 @@ import {
   type LayerReport,
   type ReconciliationReport,
 } from '@clickstream/contracts';
+import { deleteRecordsBefore, readTopic } from '@clickstream/kafka-tx';
 import { readManifest, writeManifest } from '@clickstream/ledger';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -287,6 +288,36 @@ describe('reconciler against real Kafka and ClickHouse', () => {
       seq: 8,
       why: `row loaded from topic "${s.topics.valid}"; events_clean is fed from "${s.topics.clean}"`,
     });
+  });
+
+  it("records deleted from a partition's start (as retention deletes them): missing, and a note names the partition and its log start", async () => {
+    const client = { bootstrap: BOOTSTRAP, clientId: 'reconciler-it-trim', logger: quietLogger };
+    const clean = await readTopic({ ...client, topic: s.topics.clean });
+    const p = clean[0]?.partition ?? 0;
+    const seqOf = (r: (typeof clean)[number]): string | undefined =>
+      r.headers[HEADERS.runId]?.toString() === s.runId
+        ? r.headers[HEADERS.seq]?.toString()
+        : undefined;
+    const gone = (r: (typeof clean)[number]): boolean => r.partition === p && r.offset < 2;
+    const kept = new Set(clean.filter((r) => !gone(r)).map(seqOf));
+    // This run's seqs of which no copy is left (an earlier case produced a second copy of one).
+    const lost = new Set(
+      clean
+        .filter(gone)
+        .map(seqOf)
+        .filter((q) => q !== undefined && !kept.has(q)),
+    );
+    expect(lost.size).toBeGreaterThan(0);
+    await deleteRecordsBefore(client, s.topics.clean, { [p]: 2 });
+    const report = await reconcileNow(s);
+    const l = layer(report, 'events.clean');
+    expect(l.verdict).toBe('inexact');
+    expect(l.missing.count).toBe(lost.size);
+    expect(l.notes.join('|')).toContain(
+      `topic ${s.topics.clean}: the read of partition(s) ${p} (log start 2) began at the log start`,
+    );
+    // The topics nothing was deleted from say nothing of it.
+    expect(layer(report, 'events.valid').notes.join('|')).not.toContain('log start');
   });
 
   it('an unreachable layer is unknown and the CLI exits non-zero', async () => {

@@ -105,6 +105,37 @@ export async function deleteTopics(o: KafkaClientOptions, topics: string[]): Pro
   });
 }
 
+/**
+ * Deletes every record before `before[partition]` in each partition named (Kafka's DeleteRecords,
+ * what `kafka-delete-records.sh` sends): the log start moves there, as retention moves it when it
+ * deletes a segment. An offset past the partition's end fails the call.
+ */
+export async function deleteRecordsBefore(
+  o: KafkaClientOptions,
+  topic: string,
+  before: Readonly<Record<number, number>>,
+): Promise<void> {
+  await withAdmin(
+    o,
+    (a, timeoutMs) =>
+      new Promise<void>((resolve, reject) =>
+        a.deleteRecords(
+          Object.entries(before).map(([partition, offset]) => ({
+            topic,
+            partition: Number(partition),
+            offset,
+          })),
+          { timeout: timeoutMs, operationTimeout: timeoutMs },
+          (err, res) => {
+            const bad = res?.find((r) => r.error);
+            if (err || bad) reject(err ?? bad?.error);
+            else resolve();
+          },
+        ),
+      ),
+  );
+}
+
 /** Java's `String.hashCode` (UTF-16 code units, 32-bit overflow), which Kafka uses to place coordinators. */
 export function javaStringHashCode(s: string): number {
   let h = 0;

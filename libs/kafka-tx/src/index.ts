@@ -19,13 +19,14 @@ export { createIdempotentProducer } from './producer';
 export { runTransactionalLoop } from './transactional-loop';
 export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
-export { readTopic, readRanges, endOffsets, committedLag } from './offsets';
+export { readTopic, readRanges, endOffsets, committedLag, trimmedBeforeRead } from './offsets';
 export type { ReadRanges, TopicReadOptions } from './offsets';
 export { scanTopic } from './topic-reader';
 export type { ScanOptions, ScanResult, ScanWant } from './topic-reader';
 export {
   createTopics,
   deleteTopics,
+  deleteRecordsBefore,
   transactionCoordinator,
   transactionStatePartition,
 } from './admin';

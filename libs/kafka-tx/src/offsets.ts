@@ -135,6 +135,7 @@ export function committedLag(
  * whose timestamp is at or after it (the broker's time index; -1, no such record, means the end).
  * Every record with a timestamp >= fromTimeMs is at or after that offset, even on a CreateTime
  * topic whose timestamps are not in offset order: only records before it can be skipped.
+ * Also the log start itself, for trimmedBeforeRead.
  */
 async function startOffsets(
   a: IAdminClient,
@@ -144,9 +145,9 @@ async function startOffsets(
   fromTimeMs: number | undefined,
   isolation: Isolation,
   timeoutMs: number,
-): Promise<Map<number, number>> {
-  const earliest = await listOffsets(a, topic, parts, OffsetSpec.EARLIEST, isolation, timeoutMs);
-  if (fromTimeMs === undefined || fromTimeMs <= 0) return earliest;
+): Promise<{ begin: Map<number, number>; logStart: Map<number, number> }> {
+  const logStart = await listOffsets(a, topic, parts, OffsetSpec.EARLIEST, isolation, timeoutMs);
+  if (fromTimeMs === undefined || fromTimeMs <= 0) return { begin: logStart, logStart };
   const byTime = await listOffsets(
     a,
     topic,
@@ -155,14 +156,15 @@ async function startOffsets(
     isolation,
     timeoutMs,
   );
-  return new Map(
+  const begin = new Map(
     parts.map((p) => {
       const found = byTime.get(p) ?? -1;
-      const first = earliest.get(p) ?? 0;
+      const first = logStart.get(p) ?? 0;
       const last = end.get(p) ?? 0;
       return [p, found < 0 ? last : Math.min(last, Math.max(first, found))];
     }),
   );
+  return { begin, logStart };
 }
 
 /** What a bounded read of one topic reads: the topic, the isolation (read_committed by default), and where it starts. */
@@ -172,10 +174,28 @@ export type TopicReadOptions = KafkaClientOptions & {
   fromTimeMs?: number;
 };
 
-/** The offsets a bounded read covers: per partition, [begin, end) with end taken now (LSO for read_committed). */
+/**
+ * The offsets a bounded read covers: per partition, [begin, end) with end taken now (LSO for
+ * read_committed), and the partition's log start when the ranges were taken (every offset before
+ * it is deleted: by retention, or by a DeleteRecords request).
+ */
 export interface ReadRanges {
   begin: Map<number, number>;
   end: Map<number, number>;
+  logStart: Map<number, number>;
+}
+
+/**
+ * The partitions whose read would have begun before their log start: it begins right at the log
+ * start, and records before it were deleted. Those records were older than the first one kept, so
+ * with `fromTimeMs` some of them may have been stamped at or after it (a run's first records,
+ * lost to retention); without it, every one of them was wanted. Sorted by partition.
+ */
+export function trimmedBeforeRead(r: ReadRanges): { partition: number; logStart: number }[] {
+  return [...r.logStart]
+    .filter(([p, start]) => start > 0 && (r.begin.get(p) ?? 0) === start)
+    .sort(([x], [y]) => x - y)
+    .map(([partition, logStart]) => ({ partition, logStart }));
 }
 
 /** Where readTopic (and scanTopic) start and stop in each partition; see startOffsets. */
@@ -184,8 +204,8 @@ export function readRanges(o: TopicReadOptions): Promise<ReadRanges> {
   return withAdmin(o, async (a, timeoutMs) => {
     const parts = await partitionsOf(a, o.topic, timeoutMs);
     const end = await listOffsets(a, o.topic, parts, OffsetSpec.LATEST, isolation, timeoutMs);
-    const begin = await startOffsets(a, o.topic, parts, end, o.fromTimeMs, isolation, timeoutMs);
-    return { begin, end };
+    const start = await startOffsets(a, o.topic, parts, end, o.fromTimeMs, isolation, timeoutMs);
+    return { ...start, end };
   });
 }
 

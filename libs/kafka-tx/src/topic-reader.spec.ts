@@ -100,6 +100,11 @@ describe('runTopicReader: a reader that fails is an error that says why', () => 
       [1, 9],
       [3, 2 ** 40 + 1],
     ]),
+    logStart: new Map([
+      [0, 0],
+      [1, 0],
+      [3, 0],
+    ]),
   };
   const fake = (name: string, body: string): string => {
     const file = path.join(dir, name);

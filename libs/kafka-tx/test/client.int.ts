@@ -2,9 +2,12 @@ import {
   committedLag,
   createIdempotentProducer,
   createTopics,
+  deleteRecordsBefore,
   deleteTopics,
   endOffsets,
+  readRanges,
   readTopic,
+  trimmedBeforeRead,
 } from '../src';
 import { clientOptions, seed, uniqueName } from './helpers';
 
@@ -161,6 +164,52 @@ describe('topics, producer, readTopic, offsets', () => {
         [],
       );
       expect(await readTopic({ ...o, topic: t, fromTimeMs: 0 })).toHaveLength(6);
+    } finally {
+      await deleteTopics(o, [t]);
+    }
+  });
+
+  it('tells which partitions had records deleted before where their read begins', async () => {
+    const t = uniqueName('client-trimmed');
+    await createTopics(o, [{ topic: t, partitions: 4 }]);
+    try {
+      const base = Date.now() - 3_600_000;
+      const at = (partition: number, minutes: number) => ({
+        topic: t,
+        partition,
+        key: null,
+        value: Buffer.from(`${partition}@${minutes}`),
+        timestamp: base + minutes * 60_000,
+      });
+      const p = await createIdempotentProducer(o);
+      try {
+        const reports = await p.send([
+          ...[0, 10, 11].map((m) => at(0, m)),
+          ...[0, 1, 20].map((m) => at(1, m)),
+          at(2, 15),
+          at(3, 12),
+        ]);
+        expect(reports.every((r) => r.ok)).toBe(true);
+      } finally {
+        await p.close();
+      }
+      // Partitions 0-2 lose their first record; 3 keeps all.
+      await deleteRecordsBefore(o, t, { 0: 1, 1: 1, 2: 1 });
+      const fromFive = await readRanges({ ...o, topic: t, fromTimeMs: base + 5 * 60_000 });
+      expect(Object.fromEntries(fromFive.logStart)).toEqual({ 0: 1, 1: 1, 2: 1, 3: 0 });
+      // 0: the first record kept is past the time, so the deleted one may have been too; 1: a
+      // record kept is before the time, so nothing deleted was wanted; 2: emptied; 3: nothing deleted.
+      expect(Object.fromEntries(fromFive.begin)).toEqual({ 0: 1, 1: 2, 2: 1, 3: 0 });
+      expect(trimmedBeforeRead(fromFive)).toEqual([
+        { partition: 0, logStart: 1 },
+        { partition: 2, logStart: 1 },
+      ]);
+      // From the log start every deleted record was wanted.
+      expect(trimmedBeforeRead(await readRanges({ ...o, topic: t }))).toEqual([
+        { partition: 0, logStart: 1 },
+        { partition: 1, logStart: 1 },
+        { partition: 2, logStart: 1 },
+      ]);
     } finally {
       await deleteTopics(o, [t]);
     }

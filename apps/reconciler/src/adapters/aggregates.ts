@@ -11,7 +11,7 @@ import type { AggregateContents, AggregateRead } from '../core/check-aggregate';
 import type { SqlSource } from './clickhouse';
 import { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
 import type { TopicSource } from './kafka';
-import { readNote } from './read-note';
+import { readNotes } from './read-note';
 
 export { SESSION_EMISSIONS, WINDOW_EMISSIONS, type EmissionShape } from './aggregate-wire';
 
@@ -142,14 +142,14 @@ export async function readKafkaAggregates<A>(
   const started = Date.now();
   try {
     const x = reducerOf(await source.endOffsets(topic));
-    const records = await source
+    const scan = await source
       .scan(topic, AGGREGATE_WANT, (r) => x.add(r))
       .catch((err: unknown) => {
         x.abort?.();
         throw err;
       });
     const contents = await x.finish();
-    contents.notes.unshift(readNote(topic, records, source));
+    contents.notes.unshift(...readNotes(topic, scan, source));
     contents.readMs = Date.now() - started;
     return { ok: true, contents };
   } catch (err) {

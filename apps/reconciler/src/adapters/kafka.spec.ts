@@ -1,7 +1,7 @@
 import { CANONICAL_VERSION, encodeEvent, type ClickEvent } from '@clickstream/contracts';
 import type { InRecord } from '@clickstream/kafka-tx';
 import { NO_SEQ, SEQ_OUT_OF_RANGE } from '../core/contents';
-import { extractRun } from './kafka';
+import { extractRun, readKafkaLayer, recordsTopicSource, type TopicSource } from './kafka';
 
 function rec(partition: number, offset: number, headers: Record<string, string>): InRecord {
   const h: Record<string, Buffer> = {};
@@ -146,5 +146,42 @@ describe('extractRun', () => {
 
   it('an empty topic gives empty contents', () => {
     expect(extractRun([], { kind: 'valid', runId: 'r1', ends }).contents.seqs.length).toBe(0);
+  });
+});
+
+describe('readKafkaLayer notes', () => {
+  const records = [rec(0, 5, { 'cs-run-id': 'r1', 'cs-seq': '3' })];
+  const o = { topic: 't', kind: 'clean' as const, runId: 'r1', ends: new Map([[0, 10]]) };
+
+  it('says where the read started and by which reader, and nothing about deletions when none cut the read', async () => {
+    const source = {
+      ...recordsTopicSource({ t: records }),
+      from: 'from the start',
+      reader: 'by x',
+    };
+    const read = await readKafkaLayer(source, o);
+    expect(read.ok && read.contents.notes).toEqual([
+      'topic t: 1 record(s) read from the start by x',
+    ]);
+  });
+
+  it('names the partitions whose read began at a log start that deletions had moved', async () => {
+    const plain = recordsTopicSource({ t: records });
+    const source: TopicSource = {
+      ...plain,
+      scan: async (topic, want, visit) => ({
+        ...(await plain.scan(topic, want, visit)),
+        trimmed: [
+          { partition: 0, logStart: 5 },
+          { partition: 3, logStart: 12 },
+        ],
+      }),
+    };
+    const read = await readKafkaLayer(source, o);
+    expect(read.ok && read.contents.notes[1]).toBe(
+      'topic t: the read of partition(s) 0 (log start 5), 3 (log start 12) began at the log start, ' +
+        "and the records before it had been deleted (retention, or DeleteRecords): any of this run's " +
+        'records among them are reported missing',
+    );
   });
 });

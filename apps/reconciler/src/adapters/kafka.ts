@@ -4,6 +4,7 @@ import { HEADERS, readIngestTime } from '@clickstream/contracts';
 import {
   endOffsets,
   scanTopic,
+  trimmedBeforeRead,
   type InRecord,
   type KafkaClientOptions,
   type ScanWant,
@@ -19,9 +20,9 @@ import {
   type ValidRecords,
 } from '../core/contents';
 import type { LayerKind } from '../core/expectation';
-import { readNote } from './read-note';
+import { readNotes, type Trimmed } from './read-note';
 
-export { readNote } from './read-note';
+export { readNotes } from './read-note';
 
 /** The two calls this adapter needs from @clickstream/kafka-tx, bound to a cluster (read_committed). */
 export interface TopicSource {
@@ -31,11 +32,17 @@ export interface TopicSource {
    * partition order, then offset order; resolves with how many. Only what `want` names is sure to
    * be there, and every buffer is a view that is reused after the call: copy what is kept.
    */
-  scan(topic: string, want: ScanWant, visit: (r: InRecord) => void): Promise<number>;
+  scan(topic: string, want: ScanWant, visit: (r: InRecord) => void): Promise<TopicScan>;
   /** Where each read starts, in words, for the layer notes (e.g. "from 2026-12-01T10:00:00.000Z (...)"). */
   readonly from?: string;
   /** Which reader reads, in words, for the layer notes (e.g. "by the compiled topic reader"). */
   readonly reader?: string;
+}
+
+/** What a scan read: how many records, and the partitions whose read began at a log start that deletions had moved (kafka-tx's trimmedBeforeRead). */
+export interface TopicScan {
+  records: number;
+  trimmed: Trimmed[];
 }
 
 /** A TopicSource over records in memory (tests, and any caller that already holds the records). */
@@ -48,7 +55,7 @@ export function recordsTopicSource(
     scan(topic, _want, visit) {
       const records = topics[topic] ?? [];
       for (const r of records) visit(r);
-      return Promise.resolve(records.length);
+      return Promise.resolve({ records: records.length, trimmed: [] });
     },
   };
 }
@@ -75,20 +82,20 @@ export function kafkaTopicSource(
 ): TopicSource {
   return {
     endOffsets: (topic) => endOffsets(client, topic, 'read_committed'),
-    scan: async (topic, want, visit) =>
-      (
-        await scanTopic(
-          {
-            ...client,
-            topic,
-            isolation: 'read_committed',
-            ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
-            ...want,
-            ...(readerPath === undefined ? {} : { readerPath }),
-          },
-          visit,
-        )
-      ).records,
+    scan: async (topic, want, visit) => {
+      const r = await scanTopic(
+        {
+          ...client,
+          topic,
+          isolation: 'read_committed',
+          ...(start.fromTimeMs === null ? {} : { fromTimeMs: start.fromTimeMs }),
+          ...want,
+          ...(readerPath === undefined ? {} : { readerPath }),
+        },
+        visit,
+      );
+      return { records: r.records, trimmed: trimmedBeforeRead(r.ranges) };
+    },
     from: start.from,
     reader:
       readerPath === undefined
@@ -276,10 +283,10 @@ export async function readKafkaLayer(
   const started = Date.now();
   try {
     const x = new RunExtractor(o);
-    const records = await source.scan(o.topic, wantOf(o.kind), (r) => x.add(r));
+    const scan = await source.scan(o.topic, wantOf(o.kind), (r) => x.add(r));
     const read = x.finish();
     read.contents.readMs = Date.now() - started;
-    read.contents.notes.unshift(readNote(o.topic, records, source));
+    read.contents.notes.unshift(...readNotes(o.topic, scan, source));
     return read;
   } catch (err) {
     return {
