@@ -15,6 +15,7 @@ import { clusterOptions } from '@clickstream/test-support';
 import {
   dropTopics,
   failureKinds,
+  listenDrops,
   freshRawTopic,
   generateViaHttp,
   metricSamples,
@@ -125,6 +126,7 @@ describe('collector against the real stack', () => {
           throw new Error('no event acknowledged within 60 s of the load start');
         await new Promise((r) => setTimeout(r, 200));
       }
+      const dropsBefore = listenDrops();
       await stackNode('kill-node', victim);
       killed = true;
       await new Promise((r) => setTimeout(r, 4000));
@@ -156,7 +158,8 @@ describe('collector against the real stack', () => {
         `broker-kill: sends=${summary.sends} acked=${summary.acked} failed=${summary.failed} ` +
           `503-requests=${answered503} refused-events=${refused} ` +
           `client-saw=${JSON.stringify(failures.counts)} examples=${JSON.stringify(failures.examples)} ` +
-          `server-closed=${JSON.stringify(closed)} event-loop-lag-max-s=${lagMax}\n`,
+          `server-closed=${JSON.stringify(closed)} event-loop-lag-max-s=${lagMax} ` +
+          `tcp-drops-before=${JSON.stringify(dropsBefore)} after=${JSON.stringify(listenDrops())}\n`,
       );
       // The partitions the dead broker led take new leaders only after its KRaft session times out
       // (seconds), longer than the 2 s ack timeout: some requests must have been answered 503.

@@ -218,3 +218,25 @@ export async function metricSamples(
   }
   return out;
 }
+
+/**
+ * The kernel's TCP counters that a client timeout could come from without the collector seeing the
+ * request at all: connections dropped because a listen queue was full (ListenOverflows,
+ * ListenDrops) or a SYN dropped (TCPReqQFullDrop). Machine-wide, since boot; {} where
+ * /proc/net/netstat is not there.
+ */
+export function listenDrops(): Record<string, number> {
+  let text: string;
+  try {
+    text = fs.readFileSync('/proc/net/netstat', 'utf8');
+  } catch {
+    return {};
+  }
+  const lines = text.split('\n').filter((l) => l.startsWith('TcpExt:'));
+  const names = lines[0]?.split(/\s+/).slice(1) ?? [];
+  const values = lines[1]?.split(/\s+/).slice(1) ?? [];
+  const wanted = new Set(['ListenOverflows', 'ListenDrops', 'TCPReqQFullDrop']);
+  return Object.fromEntries(
+    names.map((n, i) => [n, Number(values[i])] as const).filter(([n]) => wanted.has(n)),
+  );
+}
