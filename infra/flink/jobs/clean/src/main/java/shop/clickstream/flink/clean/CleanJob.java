@@ -111,6 +111,7 @@ public final class CleanJob {
       conf.set(RocksDBOptions.OPTIONS_FACTORY, DedupRocksDBOptions.class.getName());
       conf.set(DedupRocksDBOptions.COMPACTION_TRIGGER, c.rocksdbCompactionTrigger);
       conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, c.rocksdbBloomFilter);
+      conf.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, c.rocksdbPartitionedIndex);
     }
     // The storage is the cluster's (state.changelog.storage and its base path in the TaskManagers' config).
     if (c.changelog) {

@@ -18,7 +18,7 @@ public final class CleanJobConfig implements Serializable {
       "warehouse", "iceberg-namespace", "iceberg-table", "parquet-codec", "transaction-timeout-ms", "restart-budget-ms", "state-backend",
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
       "iceberg-commit-interval-ms", "rocksdb-compaction", "rocksdb-compaction-trigger",
-      "rocksdb-bloom-filter", "iceberg-compaction-commits", "iceberg-compaction-target-mb",
+      "rocksdb-bloom-filter", "rocksdb-partitioned-index", "iceberg-compaction-commits", "iceberg-compaction-target-mb",
       "iceberg-compaction-max-mb", "iceberg-compaction-poll-s", "changelog", "sink-compression");
 
   public final String jobName;
@@ -51,6 +51,12 @@ public final class CleanJobConfig implements Serializable {
   public final int rocksdbCompactionTrigger;
   /** A bloom filter per file of the dedup state: a lookup of a new event id skips the files that cannot hold it. */
   public final boolean rocksdbBloomFilter;
+  /**
+   * Index (and filter) blocks of the dedup state cut into partitions under a small top-level index: the block cache,
+   * which shares the slot's managed memory with the memtables, then holds the parts a lookup needs rather than loading
+   * a whole file's index (or filter) for it.
+   */
+  public final boolean rocksdbPartitionedIndex;
   /**
    * Flink's changelog state backend over {@link #stateBackend}: every dedup key written is also appended to the
    * cluster's changelog storage, so a checkpoint uploads the changes since the last one, and RocksDB flushes and
@@ -124,6 +130,12 @@ public final class CleanJobConfig implements Serializable {
     rocksdbCompaction = a.oneOf("rocksdb-compaction", "universal", List.of("universal", "level"));
     rocksdbCompactionTrigger = (int) a.number("rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
     rocksdbBloomFilter = a.onOff("rocksdb-bloom-filter", "off");
+    rocksdbPartitionedIndex = a.onOff("rocksdb-partitioned-index", "off");
+    // Flink partitions the index only together with a filter (RocksDBResourceContainer): alone, the flag would be
+    // silently ignored.
+    if (rocksdbPartitionedIndex && !rocksdbBloomFilter)
+      throw new IllegalArgumentException("--rocksdb-partitioned-index='on' needs --rocksdb-bloom-filter on: Flink"
+          + " partitions the index and filter blocks only when there is a filter");
     changelog = a.onOff("changelog", "off");
     parallelism = (int) a.number("parallelism", 2, 1, 64);
     warehouse = a.text("warehouse", ".run/iceberg/warehouse");

@@ -112,6 +112,18 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void partitionedIndexesAreOnlyThereWhenAsked() {
+    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(
+        new String[] {"--rocksdb-bloom-filter", "on", "--rocksdb-partitioned-index", "on"}))
+        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "on"}));
+    assertTrue(e.getMessage().contains("needs --rocksdb-bloom-filter on"), e.getMessage());
+  }
+
+  @Test
   void theChangelogIsOnlyEnabledWhenAsked() {
     assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
         .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
