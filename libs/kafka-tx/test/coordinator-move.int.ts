@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { committedLag, createTopics, deleteTopics } from '../src';
+import { committedLag, deleteTopics } from '../src';
 import { killAllChildren, startFixture } from './child';
 import {
   BOOTSTRAP,
@@ -12,6 +12,7 @@ import {
   kafkaClasspath,
   kafkaToolArgs,
   seed,
+  seededPair,
   sleep,
   uniqueName,
   waitFor,
@@ -153,14 +154,7 @@ describe('two members starting on a new group while its coordinator moves', () =
     'b starts %s, the coordinator moves %i ms later: both members get partitions and the copy is exact',
     async (how, delayMs) => {
       const group = testGroup('cm-group');
-      const input = uniqueName('cm-in');
-      const output = uniqueName('cm-out');
-      topics.push(input, output);
-      await createTopics(o, [
-        { topic: input, partitions: PARTITIONS },
-        { topic: output, partitions: PARTITIONS },
-      ]);
-      expect(await seed(o, input, 0, N)).toBe(N);
+      const { input, output } = await seededPair(o, 'cm', PARTITIONS, N, topics);
 
       const mover = CoordinatorMover.start(classes, group);
       movers.push(mover);
@@ -238,14 +232,7 @@ describe('committedLag while the group coordinator moves', () => {
 
   it('keeps every polling process alive and answers the exact lag after the moves', async () => {
     const group = testGroup('cm-lag-group');
-    const input = uniqueName('cm-lag-in');
-    const output = uniqueName('cm-lag-out');
-    topics.push(input, output);
-    await createTopics(o, [
-      { topic: input, partitions: PARTITIONS },
-      { topic: output, partitions: PARTITIONS },
-    ]);
-    expect(await seed(o, input, 0, N)).toBe(N);
+    const { input, output } = await seededPair(o, 'cm-lag', PARTITIONS, N, topics);
     // Committed offsets to read: a member copies every record, then more arrive uncopied.
     const copier = startMember(o, 'lag', group, input, output, Date.now());
     await waitFor(

@@ -10,7 +10,7 @@ import {
   testLogger,
   uniqueId,
 } from '@clickstream/test-support';
-import { createIdempotentProducer } from '../src';
+import { createIdempotentProducer, createTopics } from '../src';
 import type { InRecord, KafkaClientOptions } from '../src/types';
 
 export { sleep, waitFor } from '@clickstream/test-support';
@@ -95,6 +95,29 @@ export async function seed(
   } finally {
     await p.close();
   }
+}
+
+/**
+ * A new input topic seeded with `n` records and an empty output topic, `partitions` each, for a
+ * copy between them; both names are pushed to `created` for the suite's cleanup.
+ */
+export async function seededPair(
+  o: KafkaClientOptions,
+  prefix: string,
+  partitions: number,
+  n: number,
+  created: string[],
+): Promise<{ input: string; output: string }> {
+  const input = uniqueName(`${prefix}-in`);
+  const output = uniqueName(`${prefix}-out`);
+  created.push(input, output);
+  await createTopics(o, [
+    { topic: input, partitions },
+    { topic: output, partitions },
+  ]);
+  const seeded = await seed(o, input, 0, n);
+  if (seeded !== n) throw new Error(`seeded ${seeded} of ${n} records into ${input}`);
+  return { input, output };
 }
 
 /** Exactly-once evidence for a copy: input values missing from the output, values present twice, values never sent (20 examples each). */

@@ -1,5 +1,5 @@
-import { createTopics, deleteTopics } from '../src';
-import { clientOptions, seed, uniqueName } from './helpers';
+import { deleteTopics } from '../src';
+import { clientOptions, seededPair, uniqueName } from './helpers';
 import { expectSharedExactCopy, startMember, type Member } from './members';
 
 // Two members with different transactional ids start on a NEW group in the same tick (the
@@ -28,15 +28,8 @@ describe('two members starting on a new group in the same tick', () => {
   it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))(
     'round %i: both members are given partitions and the group copies everything exactly once',
     async () => {
-      const input = uniqueName('sim-in');
-      const output = uniqueName('sim-out');
+      const { input, output } = await seededPair(o, 'sim', PARTITIONS, N, topics);
       const group = uniqueName('sim-group');
-      topics.push(input, output);
-      await createTopics(o, [
-        { topic: input, partitions: PARTITIONS },
-        { topic: output, partitions: PARTITIONS },
-      ]);
-      expect(await seed(o, input, 0, N)).toBe(N);
 
       // Same tick, no await in between; the lag polls of `within` start at once as well.
       const t0 = Date.now();
