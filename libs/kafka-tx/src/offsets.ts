@@ -62,8 +62,10 @@ export function endOffsets(
 }
 
 /**
- * The group's committed offset of each partition (absent when it has none), read stably: an
- * offset still inside an open transaction is waited for, not returned.
+ * The group's last committed offset of each partition (absent when it has none). An offset sent
+ * within a transaction still open counts only once that transaction commits: it is not waited
+ * for, since a transactional copier killed mid-transaction leaves it open until its timeout, and
+ * asking for stable offsets then fails the call after `timeoutMs` (copy-crash.int.ts did).
  *
  * Read by a consumer under the group's id that never subscribes (so never joins the group), not
  * by the admin client's ListConsumerGroupOffsets: librdkafka crashes the process when that call's
@@ -79,9 +81,9 @@ async function committedOffsets(
   parts: number[],
   timeoutMs: number,
 ): Promise<Map<number, number>> {
-  // read_committed makes the OffsetFetch require stable offsets.
+  // read_uncommitted: librdkafka's OffsetFetch then does not require stable offsets (it does for read_committed).
   const consumer = new KafkaConsumer(
-    consumerConfig(o, { groupId, isolation: 'read_committed', startFrom: 'earliest' }),
+    consumerConfig(o, { groupId, isolation: 'read_uncommitted', startFrom: 'earliest' }),
   );
   const t = resolveTimeouts(o);
   await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
