@@ -5,7 +5,7 @@
  * never validated) nor signal it on `down`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './support/stack';
 
@@ -55,5 +55,39 @@ describe('tools/pipeline pid files', () => {
     expect(spawnSync('kill', ['-0', String(stranger.pid)]).status).toBe(0);
     const left = spawnSync('ls', [APPS_DIR], { encoding: 'utf8' }).stdout.trim();
     expect(left).toBe('');
+  });
+});
+
+// /proc/N exists for a thread id too (ls /proc does not list it). A stale pid file whose number had
+// become a thread of a running broker once passed as a live TaskManager, and `stack.sh up` waited
+// 90 s for a TaskManager it never started.
+describe('proc.sh pid_from_file', () => {
+  const file = path.join(REPO_ROOT, '.run', `pid-from-file-spec-${process.pid}.pid`);
+  afterEach(() => rmSync(file, { force: true }));
+
+  function pidFromFile(pid: number): string {
+    writeFileSync(file, `${pid}\n`);
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        'source tools/lib/common.sh && source infra/local/lib/proc.sh && pid_from_file "$1" node',
+        'pid-from-file',
+        file,
+      ],
+      { cwd: REPO_ROOT, encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return r.stdout;
+  }
+
+  it('takes a live process whose command line matches, and never a thread of one', () => {
+    const threads = readdirSync(`/proc/${process.pid}/task`)
+      .map(Number)
+      .filter((tid) => tid !== process.pid);
+    expect(threads.length).toBeGreaterThan(0); // node always runs helper threads
+    expect(pidFromFile(process.pid)).toBe(String(process.pid));
+    for (const tid of threads) expect(pidFromFile(tid)).toBe('');
   });
 });

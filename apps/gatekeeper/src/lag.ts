@@ -1,4 +1,4 @@
-/** Refreshes the consumer-lag gauge every few seconds, never overlapping, never failing the gatekeeper. */
+/** Refreshes the consumer-lag gauge every few seconds over one lag reader, never overlapping, never failing the gatekeeper. */
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Gauge } from 'prom-client';
@@ -7,7 +7,7 @@ import type { KafkaClientOptions } from '@clickstream/kafka-tx';
 import type { KafkaPort } from './ports';
 
 export interface LagPollOptions {
-  kafka: Pick<KafkaPort, 'committedLag'>;
+  kafka: Pick<KafkaPort, 'lagReader'>;
   client: KafkaClientOptions;
   groupId: string;
   topic: string;
@@ -17,12 +17,13 @@ export interface LagPollOptions {
   signal: AbortSignal;
 }
 
-/** Resolves once the signal aborts and the poll in flight (if any) has finished. */
+/** Resolves once the signal aborts, the poll in flight (if any) has finished and the reader is closed. */
 export async function pollLag(o: LagPollOptions): Promise<void> {
+  const reader = o.kafka.lagReader(o.client, o.groupId);
   let failures = 0;
   while (!o.signal.aborted) {
     try {
-      o.gauge.set(await o.kafka.committedLag(o.client, o.groupId, o.topic));
+      o.gauge.set(await reader.lag(o.topic));
       failures = 0;
     } catch (error) {
       // A broker being down is exactly when lag matters; keep the last value and say why it is stale.
@@ -32,4 +33,5 @@ export async function pollLag(o: LagPollOptions): Promise<void> {
     // Aborted on stop: the while condition ends the poll.
     await sleep(o.everyMs, undefined, { signal: o.signal }).catch(() => undefined);
   }
+  await reader.close();
 }

@@ -20,7 +20,7 @@ function deps(
 ): LoopDeps {
   const kafka: KafkaPort = {
     runTransactionalLoop: loop,
-    committedLag: () => Promise.resolve(0),
+    lagReader: () => ({ lag: () => Promise.resolve(0), close: () => Promise.resolve() }),
     endOffsets: () => Promise.resolve(new Map()),
   };
   return {

@@ -1,12 +1,7 @@
 /** Entry point of the gatekeeper process: parse config, build logger and clients, call run(), handle SIGTERM. */
 
 import pino from 'pino';
-import {
-  committedLag,
-  endOffsets,
-  pendingTxCalls,
-  runTransactionalLoop,
-} from '@clickstream/kafka-tx';
+import { endOffsets, lagReader, pendingTxCalls, runTransactionalLoop } from '@clickstream/kafka-tx';
 import { configOrExit } from '@clickstream/cli-config';
 import { loadConfig, usage } from './config';
 import { createMetrics } from './metrics';
@@ -57,7 +52,7 @@ async function main(): Promise<number> {
     const result = await run({
       config,
       logger,
-      kafka: { runTransactionalLoop, committedLag, endOffsets },
+      kafka: { runTransactionalLoop, lagReader, endOffsets },
       metrics: createMetrics(),
       signal: controller.signal,
       onStuck: (inFlightMs) => {

@@ -2,12 +2,13 @@
 
 import type {
   KafkaClientOptions,
+  LagReader,
   LoopResult,
   TransactionalLoopOptions,
 } from '@clickstream/kafka-tx';
 
 export interface KafkaPort {
   runTransactionalLoop(options: TransactionalLoopOptions): Promise<LoopResult>;
-  committedLag(options: KafkaClientOptions, groupId: string, topic: string): Promise<number>;
+  lagReader(options: KafkaClientOptions, groupId: string): LagReader;
   endOffsets(options: KafkaClientOptions, topic: string): Promise<Map<number, number>>;
 }

@@ -47,7 +47,7 @@ function scriptedKafka(
           Array.from({ length: partitions[topic] ?? 0 }, (_, p) => [p, 0] as [number, number]),
         ),
       ),
-    committedLag: () => Promise.resolve(42),
+    lagReader: () => ({ lag: () => Promise.resolve(42), close: () => Promise.resolve() }),
     runTransactionalLoop: async (options): Promise<LoopResult> => {
       seen.options = options;
       const hooks = options.hooks ?? {};

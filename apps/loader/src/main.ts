@@ -1,6 +1,6 @@
 /** Loader entry point: wires config, logger, metrics, ClickHouse and Kafka, runs until SIGTERM (which flushes, commits and exits 0). */
 import pino from 'pino';
-import { committedLag, runAtLeastOnceConsumer } from '@clickstream/kafka-tx';
+import { lagReader, runAtLeastOnceConsumer } from '@clickstream/kafka-tx';
 import { createWarehouse } from '@clickstream/warehouse';
 import { configOrExit } from '@clickstream/cli-config';
 import { loadConfig, usage } from './config';
@@ -54,6 +54,7 @@ async function main(): Promise<number> {
       clientId: config.clientId,
       logger: logger.child({ module: 'kafka' }),
     };
+    const lag = lagReader(kafka, config.groupId);
     try {
       await run({
         config,
@@ -64,10 +65,11 @@ async function main(): Promise<number> {
         health,
         signal: stop.signal,
         consume: runAtLeastOnceConsumer,
-        lagOf: (topic) => committedLag(kafka, config.groupId, topic),
+        lagOf: (topic) => lag.lag(topic),
         crash: () => process.kill(process.pid, 'SIGKILL'),
       });
     } finally {
+      await lag.close();
       await server.close();
     }
     logger.info({}, 'stopped');

@@ -6,11 +6,14 @@ PID_DIR="$RUN_DIR/pids"
 
 pid_file() { printf '%s/%s.pid' "$PID_DIR" "$1"; }
 
-# Alive and not a zombie (a child of this shell that died stays a zombie until reaped).
+# Alive, a process and not a zombie (a child of this shell that died stays a zombie until reaped).
+# /proc/N exists for a thread id too, though ls /proc does not list it: a stale pid file whose number
+# had become a thread of a broker once passed as a live TaskManager, and `up` never started one.
 is_alive() {
-  local state
+  local state tgid
   state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
-  [[ -n $state && $state != Z && $state != X ]]
+  tgid=$(sed -n 's/^Tgid:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null) || return 1
+  [[ $tgid == "$1" && -n $state && $state != Z && $state != X ]]
 }
 
 # Prints the pid recorded in file $1 if that process is alive and its command line contains $2, else

@@ -19,8 +19,10 @@ export { createIdempotentProducer } from './producer';
 export { runTransactionalLoop } from './transactional-loop';
 export { pendingTxCalls, txCallsSettled } from './rd-producer';
 export { runAtLeastOnceConsumer } from './at-least-once';
-export { readTopic, readRanges, endOffsets, committedLag, trimmedBeforeRead } from './offsets';
+export { readTopic, readRanges, endOffsets, trimmedBeforeRead } from './offsets';
 export type { ReadRanges, TopicReadOptions } from './offsets';
+export { committedLag, lagReader } from './lag';
+export type { LagReader } from './lag';
 export { scanTopic } from './topic-reader';
 export type { ScanOptions, ScanResult, ScanWant } from './topic-reader';
 export {

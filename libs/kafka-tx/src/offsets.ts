@@ -1,11 +1,10 @@
-/** Reading whole topics (or their records since a time) up to the end offsets captured at the start, end offsets, and consumer-group lag. */
+/** Reading whole topics (or their records since a time) up to the end offsets captured at the start, and end offsets. */
 import { IsolationLevel, KafkaConsumer, OffsetSpec } from '@confluentinc/kafka-javascript';
 import type {
   IAdminClient,
   LibrdKafkaError,
   ListOffsetsResult,
   Message,
-  TopicPartitionOffset,
 } from '@confluentinc/kafka-javascript';
 import { randomUUID } from 'node:crypto';
 import { partitionsOf, withAdmin } from './admin';
@@ -15,7 +14,8 @@ import { toInRecord } from './records';
 import { consumerConfig, resolveTimeouts } from './settings';
 import type { InRecord, Isolation, KafkaClientOptions } from './types';
 
-function listOffsets(
+/** The offset of each partition at `spec` (earliest, latest, or a time). */
+export function listOffsets(
   a: IAdminClient,
   topic: string,
   partitions: number[],
@@ -59,77 +59,6 @@ export function endOffsets(
       timeoutMs,
     ),
   );
-}
-
-/**
- * The group's last committed offset of each partition (absent when it has none). An offset sent
- * within a transaction still open counts only once that transaction commits: it is not waited
- * for, since a transactional copier killed mid-transaction leaves it open until its timeout, and
- * asking for stable offsets then fails the call after `timeoutMs` (copy-crash.int.ts did).
- *
- * Read by a consumer under the group's id that never subscribes (so never joins the group), not
- * by the admin client's ListConsumerGroupOffsets: librdkafka crashes the process when that call's
- * answer is NOT_COORDINATOR, as it is while the group's coordinator moves (it asks a consumer
- * group handle that an admin client does not have to find the new coordinator: librdkafka issue
- * 5040; docs/MEASUREMENTS.md has our core dump). A consumer has that handle, and the same answer
- * fails only this call.
- */
-async function committedOffsets(
-  o: KafkaClientOptions,
-  groupId: string,
-  topic: string,
-  parts: number[],
-  timeoutMs: number,
-): Promise<Map<number, number>> {
-  // read_uncommitted: librdkafka's OffsetFetch then does not require stable offsets (it does for read_committed).
-  const consumer = new KafkaConsumer(
-    consumerConfig(o, { groupId, isolation: 'read_uncommitted', startFrom: 'earliest' }),
-  );
-  const t = resolveTimeouts(o);
-  await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
-  try {
-    const tps = await new Promise<TopicPartitionOffset[]>((resolve, reject) =>
-      consumer.committed(
-        parts.map((partition) => ({ topic, partition })),
-        timeoutMs,
-        (err: LibrdKafkaError | null, res: TopicPartitionOffset[]) =>
-          err ? reject(err) : resolve(res),
-      ),
-    );
-    const bad = tps.find((tp) => tp.error);
-    if (bad) throw bad.error;
-    // librdkafka reports "no committed offset" as a negative offset (OFFSET_INVALID).
-    return new Map(tps.filter((tp) => tp.offset >= 0).map((tp) => [tp.partition, tp.offset]));
-  } finally {
-    await new Promise<void>((resolve) => consumer.disconnect(() => resolve()));
-  }
-}
-
-/** Sum over partitions of (end - committed); a partition without a committed offset counts from its start. */
-export function committedLag(
-  o: KafkaClientOptions,
-  groupId: string,
-  topic: string,
-): Promise<number> {
-  return withAdmin(o, async (a, timeoutMs) => {
-    const parts = await partitionsOf(a, topic, timeoutMs);
-    const end = await listOffsets(a, topic, parts, OffsetSpec.LATEST, 'read_committed', timeoutMs);
-    const start = await listOffsets(
-      a,
-      topic,
-      parts,
-      OffsetSpec.EARLIEST,
-      'read_committed',
-      timeoutMs,
-    );
-    const committed = await committedOffsets(o, groupId, topic, parts, timeoutMs);
-    let lag = 0;
-    for (const p of parts) {
-      const e = end.get(p) ?? 0;
-      lag += Math.max(0, e - (committed.get(p) ?? start.get(p) ?? 0));
-    }
-    return lag;
-  });
 }
 
 /**
@@ -254,7 +183,7 @@ export async function readTopicRanges(
   (
     consumer as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }
   ).setDefaultIsTimeoutOnlyForFirstMessage(true);
-  await connectClient(consumer, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+  await connectClient(consumer, t);
   try {
     consumer.assign(
       [...open].map((partition) => ({

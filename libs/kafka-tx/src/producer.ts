@@ -45,7 +45,7 @@ export async function createIdempotentProducer(o: KafkaClientOptions): Promise<I
     const done = report.opaque as Pending | undefined;
     done?.(toDeliveryReport(err, report));
   });
-  await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+  await connectClient(raw, t);
   raw.setPollInBackground(true);
 
   /** Enqueues one record; the wrapper keeps the report promise from being awaited here (enqueue order matters, waiting does not). */

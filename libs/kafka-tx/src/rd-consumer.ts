@@ -11,7 +11,7 @@ import type { LoopConsumer, TopicPartition, TopicPartitionOffset } from './ports
 import { realClock } from './ports';
 import { toInRecord } from './records';
 import { consumerConfig, resolveTimeouts } from './settings';
-import type { ConsumerSettings } from './settings';
+import type { ConsumerSettings, ResolvedTimeouts } from './settings';
 import type { InRecord, KafkaClientOptions, Logger } from './types';
 
 type RebalanceEvent = { kind: 'assign' | 'revoke'; partitions: TopicPartition[] };
@@ -19,11 +19,15 @@ type RebalanceEvent = { kind: 'assign' | 'revoke'; partitions: TopicPartition[] 
 /** The soonest a consume error may apply the assignment again after the last time it did. */
 const REASSIGN_MIN_INTERVAL_MS = 1000;
 
-/** Promisified connect with the client's own timeout, so that a dead cluster fails the call instead of hanging. */
+/**
+ * Promisified connect, so that a dead cluster fails the call instead of hanging. It waits for the
+ * first metadata answer: one request, or two connection attempts when the first broker is down.
+ */
 export function connectClient(
   c: { connect(opts: { timeout: number }, cb: (err: LibrdKafkaError | null) => void): unknown },
-  timeoutMs: number,
+  t: Pick<ResolvedTimeouts, 'requestTimeoutMs' | 'connectTimeoutMs'>,
 ): Promise<void> {
+  const timeoutMs = Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2);
   return new Promise((resolve, reject) => {
     c.connect({ timeout: timeoutMs }, (err) => (err ? reject(err) : resolve()));
   });
@@ -72,7 +76,7 @@ export class RdLoopConsumer implements LoopConsumer {
     (
       raw as unknown as { setDefaultIsTimeoutOnlyForFirstMessage(b: boolean): void }
     ).setDefaultIsTimeoutOnlyForFirstMessage(true);
-    await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+    await connectClient(raw, t);
     raw.subscribe(topics);
     return self;
   }

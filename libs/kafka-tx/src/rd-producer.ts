@@ -128,7 +128,7 @@ export class RdTxProducer implements TxProducer {
         log.error({ err: describeError(e) }, 'producer fenced error event');
       } else warnEvent({ err: describeError(e) });
     });
-    await connectClient(raw, Math.max(t.requestTimeoutMs, t.connectTimeoutMs * 2));
+    await connectClient(raw, t);
     // Serve librdkafka's events on its own thread; transactional commits do the flushing.
     raw.setPollInBackground(true);
     return self;
