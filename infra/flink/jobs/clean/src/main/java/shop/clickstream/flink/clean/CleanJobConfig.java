@@ -129,8 +129,10 @@ public final class CleanJobConfig implements Serializable {
     stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
     rocksdbCompaction = a.oneOf("rocksdb-compaction", "universal", List.of("universal", "level"));
     rocksdbCompactionTrigger = (int) a.number("rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
-    rocksdbBloomFilter = a.onOff("rocksdb-bloom-filter", "off");
-    rocksdbPartitionedIndex = a.onOff("rocksdb-partitioned-index", "off");
+    // On together by default: the dedup thread's CPU halved in each of three rounds at 2,000 events/s
+    // (docs/MEASUREMENTS.md, "Bloom filters with partitioned index and filter blocks").
+    rocksdbBloomFilter = a.onOff("rocksdb-bloom-filter", "on");
+    rocksdbPartitionedIndex = a.onOff("rocksdb-partitioned-index", rocksdbBloomFilter ? "on" : "off");
     // Flink partitions the index only together with a filter (RocksDBResourceContainer): alone, the flag would be
     // silently ignored.
     if (rocksdbPartitionedIndex && !rocksdbBloomFilter)

@@ -101,7 +101,9 @@ class CleanJobConfigTest {
   }
 
   @Test
-  void bloomFiltersAreOnlyThereWhenAsked() {
+  void bloomFiltersAreOnByDefaultAndOffWhenAsked() {
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
     assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
         .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
     assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "on"}))
@@ -112,14 +114,17 @@ class CleanJobConfigTest {
   }
 
   @Test
-  void partitionedIndexesAreOnlyThereWhenAsked() {
-    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
+  void partitionedIndexesFollowTheBloomFilterUnlessAsked() {
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
         .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(
-        new String[] {"--rocksdb-bloom-filter", "on", "--rocksdb-partitioned-index", "on"}))
+    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
         .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "off"}))
+        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "off"}))
+        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "on"}));
+        () -> CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off", "--rocksdb-partitioned-index", "on"}));
     assertTrue(e.getMessage().contains("needs --rocksdb-bloom-filter on"), e.getMessage());
   }
 
