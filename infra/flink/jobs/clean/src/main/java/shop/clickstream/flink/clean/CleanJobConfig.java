@@ -40,6 +40,8 @@ public final class CleanJobConfig implements Serializable {
    * is stated: infra/flink/submit.sh reads it from this line (job_backend) for a submission that names no backend.
    */
   public static final String DEFAULT_STATE_BACKEND = "rocksdb";
+  /** The compaction trigger's default with the bloom filter on ({@link #rocksdbCompactionTrigger}). */
+  static final int BLOOM_COMPACTION_TRIGGER = 12;
   /**
    * RocksDB's compaction style for the dedup keys: {@code universal} or {@code level} (RocksDB's own default). Each
    * checkpoint flushes a small file of random event ids that overlaps every key already stored, so level compaction
@@ -47,7 +49,12 @@ public final class CleanJobConfig implements Serializable {
    * third as much (docs/FLINK.md, "Dedup compaction"). A checkpoint written with either restores into the other.
    */
   public final String rocksdbCompaction;
-  /** Sorted runs (universal) or level-0 files (level) that start a compaction of the dedup state (RocksDB's default: 4). */
+  /**
+   * Sorted runs (universal) or level-0 files (level) that start a compaction of the dedup state: 12 with the bloom
+   * filter, 4 (RocksDB's default) without. At 4, each small flush was merged at once into the newest large run; at 12
+   * the small runs merge among themselves first. A lookup of a new event id checks every run, which the bloom filters
+   * make cheap (docs/FLINK.md, "Dedup compaction").
+   */
   public final int rocksdbCompactionTrigger;
   /** A bloom filter per file of the dedup state: a lookup of a new event id skips the files that cannot hold it. */
   public final boolean rocksdbBloomFilter;
@@ -128,11 +135,12 @@ public final class CleanJobConfig implements Serializable {
     dedupTtlMs = a.number("dedup-ttl-ms", 3_600_000, 1_000, 30L * 24 * 3_600_000);
     stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("rocksdb", "hashmap"));
     rocksdbCompaction = a.oneOf("rocksdb-compaction", "universal", List.of("universal", "level"));
-    rocksdbCompactionTrigger = (int) a.number("rocksdb-compaction-trigger", DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
     // On together by default: the dedup thread's CPU halved in each of three rounds at 2,000 events/s
     // (docs/MEASUREMENTS.md, "Bloom filters with partitioned index and filter blocks").
     rocksdbBloomFilter = a.onOff("rocksdb-bloom-filter", "on");
     rocksdbPartitionedIndex = a.onOff("rocksdb-partitioned-index", rocksdbBloomFilter ? "on" : "off");
+    rocksdbCompactionTrigger = (int) a.number("rocksdb-compaction-trigger",
+        rocksdbBloomFilter ? BLOOM_COMPACTION_TRIGGER : DedupRocksDBOptions.COMPACTION_TRIGGER.defaultValue(), 2, 64);
     // Flink partitions the index only together with a filter (RocksDBResourceContainer): alone, the flag would be
     // silently ignored.
     if (rocksdbPartitionedIndex && !rocksdbBloomFilter)

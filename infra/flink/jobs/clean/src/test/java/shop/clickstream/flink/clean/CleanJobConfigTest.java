@@ -62,8 +62,13 @@ class CleanJobConfigTest {
       assertEquals(28, o.level0SlowdownWritesTrigger());
       assertEquals(44, o.level0StopWritesTrigger());
     }
-    assertEquals(4, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
+    // 12 by default, with the bloom filter; RocksDB's 4 without it, unless given.
+    assertEquals(12, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
         CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0])))).compactionTrigger());
+    assertEquals(4, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
+        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"})))).compactionTrigger());
+    assertEquals(8, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(CleanJob.jobConfiguration(CleanJobConfig.parse(
+        new String[] {"--rocksdb-bloom-filter", "off", "--rocksdb-compaction-trigger", "8"})))).compactionTrigger());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction-trigger", "1"}));
     assertTrue(e.getMessage().contains("--rocksdb-compaction-trigger='1'"), e.getMessage());
