@@ -17,6 +17,16 @@ import org.rocksdb.CompactionStyle;
 
 /** Program-argument parsing: defaults, overrides, and errors that name the key, the value and what was expected. */
 class CleanJobConfigTest {
+  /** The job configuration the clean job builds from these program arguments. */
+  private static Configuration jobConf(String... args) {
+    return CleanJob.jobConfiguration(CleanJobConfig.parse(args));
+  }
+
+  /** The compaction trigger the dedup state's options factory reads from that configuration, as Flink configures it. */
+  private static int triggerFor(String... args) {
+    return ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(jobConf(args))).compactionTrigger();
+  }
+
   @Test
   void defaults() {
     CleanJobConfig c = CleanJobConfig.parse(new String[0]);
@@ -40,10 +50,8 @@ class CleanJobConfigTest {
   @Test
   void rocksdbCompactionIsUniversalOrLevelAndReachesTheJobConfiguration() {
     assertEquals("level", CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}).rocksdbCompaction);
-    assertEquals(CompactionStyle.UNIVERSAL, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
-        .get(RocksDBConfigurableOptions.COMPACTION_STYLE));
-    assertEquals(CompactionStyle.LEVEL, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "level"}))
-        .get(RocksDBConfigurableOptions.COMPACTION_STYLE));
+    assertEquals(CompactionStyle.UNIVERSAL, jobConf().get(RocksDBConfigurableOptions.COMPACTION_STYLE));
+    assertEquals(CompactionStyle.LEVEL, jobConf("--rocksdb-compaction", "level").get(RocksDBConfigurableOptions.COMPACTION_STYLE));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction", "fifo"}));
     assertTrue(e.getMessage().contains("--rocksdb-compaction='fifo'"), e.getMessage());
@@ -51,7 +59,7 @@ class CleanJobConfigTest {
 
   @Test
   void theCompactionTriggerReachesRocksDBThroughTheOptionsFactory() throws Exception {
-    Configuration conf = CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-compaction-trigger", "12"}));
+    Configuration conf = jobConf("--rocksdb-compaction-trigger", "12");
     assertEquals(DedupRocksDBOptions.class.getName(), conf.get(RocksDBOptions.OPTIONS_FACTORY));
     // As Flink does: the factory by its class name, configured from the job's configuration.
     var factory = (DedupRocksDBOptions) ((ConfigurableRocksDBOptionsFactory) Class.forName(conf.get(RocksDBOptions.OPTIONS_FACTORY))
@@ -63,12 +71,9 @@ class CleanJobConfigTest {
       assertEquals(44, o.level0StopWritesTrigger());
     }
     // 12 by default, with the bloom filter; RocksDB's 4 without it, unless given.
-    assertEquals(12, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
-        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0])))).compactionTrigger());
-    assertEquals(4, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(
-        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"})))).compactionTrigger());
-    assertEquals(8, ((DedupRocksDBOptions) new DedupRocksDBOptions().configure(CleanJob.jobConfiguration(CleanJobConfig.parse(
-        new String[] {"--rocksdb-bloom-filter", "off", "--rocksdb-compaction-trigger", "8"})))).compactionTrigger());
+    assertEquals(12, triggerFor());
+    assertEquals(4, triggerFor("--rocksdb-bloom-filter", "off"));
+    assertEquals(8, triggerFor("--rocksdb-bloom-filter", "off", "--rocksdb-compaction-trigger", "8"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-compaction-trigger", "1"}));
     assertTrue(e.getMessage().contains("--rocksdb-compaction-trigger='1'"), e.getMessage());
@@ -107,12 +112,9 @@ class CleanJobConfigTest {
 
   @Test
   void bloomFiltersAreOnByDefaultAndOffWhenAsked() {
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
-        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
-    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
-        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "on"}))
-        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    assertEquals(true, jobConf().get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    assertEquals(false, jobConf("--rocksdb-bloom-filter", "off").get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    assertEquals(true, jobConf("--rocksdb-bloom-filter", "on").get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "yes"}));
     assertTrue(e.getMessage().contains("--rocksdb-bloom-filter='yes'"), e.getMessage());
@@ -120,14 +122,10 @@ class CleanJobConfigTest {
 
   @Test
   void partitionedIndexesFollowTheBloomFilterUnlessAsked() {
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
-        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
-    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off"}))
-        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
-    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "off"}))
-        .get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
-    assertEquals(true, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--rocksdb-partitioned-index", "off"}))
-        .get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
+    assertEquals(true, jobConf().get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(false, jobConf("--rocksdb-bloom-filter", "off").get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(false, jobConf("--rocksdb-partitioned-index", "off").get(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS));
+    assertEquals(true, jobConf("--rocksdb-partitioned-index", "off").get(RocksDBConfigurableOptions.USE_BLOOM_FILTER));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--rocksdb-bloom-filter", "off", "--rocksdb-partitioned-index", "on"}));
     assertTrue(e.getMessage().contains("needs --rocksdb-bloom-filter on"), e.getMessage());
@@ -135,14 +133,13 @@ class CleanJobConfigTest {
 
   @Test
   void theChangelogIsOnlyEnabledWhenAsked() {
-    assertEquals(false, CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0]))
-        .get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
-    Configuration on = CleanJob.jobConfiguration(CleanJobConfig.parse(new String[] {"--changelog", "on"}));
+    assertEquals(false, jobConf().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
+    Configuration on = jobConf("--changelog", "on");
     assertEquals(true, on.get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG));
     // Smaller memtables, since no checkpoint flushes them any more.
     assertEquals(MemorySize.parse("8mb"), on.get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
     assertEquals(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE.defaultValue(),
-        CleanJob.jobConfiguration(CleanJobConfig.parse(new String[0])).get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
+        jobConf().get(RocksDBConfigurableOptions.WRITE_BUFFER_SIZE));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--changelog", "yes"}));
     assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
