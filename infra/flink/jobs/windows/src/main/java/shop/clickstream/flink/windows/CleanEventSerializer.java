@@ -3,16 +3,14 @@ package shop.clickstream.flink.windows;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.util.Map;
-import org.apache.flink.api.common.ExecutionConfig;
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
+import shop.clickstream.flink.support.SerializerTypeInfo;
 
 /**
  * How a {@link CleanEvent} crosses the network between the job's tasks (the source task sends every on-time event to
@@ -136,73 +134,7 @@ public final class CleanEventSerializer extends RecordSerializer<CleanEvent> {
   public static final class TypeInfoFactoryImpl extends TypeInfoFactory<CleanEvent> {
     @Override
     public TypeInformation<CleanEvent> createTypeInfo(Type t, Map<String, TypeInformation<?>> genericParameters) {
-      return new Info();
-    }
-  }
-
-  /** A type information that only hands out {@link CleanEventSerializer}. */
-  public static final class Info extends TypeInformation<CleanEvent> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public boolean isBasicType() {
-      return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-      return false;
-    }
-
-    @Override
-    public int getArity() {
-      return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-      return 1;
-    }
-
-    @Override
-    public Class<CleanEvent> getTypeClass() {
-      return CleanEvent.class;
-    }
-
-    @Override
-    public boolean isKeyType() {
-      return false;
-    }
-
-    @Override
-    public TypeSerializer<CleanEvent> createSerializer(SerializerConfig config) {
-      return INSTANCE;
-    }
-
-    @Override
-    @Deprecated
-    public TypeSerializer<CleanEvent> createSerializer(ExecutionConfig config) {
-      return INSTANCE;
-    }
-
-    @Override
-    public String toString() {
-      return "CleanEvent";
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Info;
-    }
-
-    @Override
-    public int hashCode() {
-      return Info.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object o) {
-      return o instanceof Info;
+      return new SerializerTypeInfo<>(CleanEvent.class, INSTANCE, false);
     }
   }
 }

@@ -6,13 +6,16 @@ import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import shop.clickstream.flink.support.BulkStringSerializer;
 
 /**
  * Event-time sessions with a 30 s gap per {@code (run_id, session_id)}, over on-time events, with its own session list
@@ -72,6 +75,14 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
         return Tuple2.of(e.runId, e.sessionId);
       }
     };
+  }
+
+  /**
+   * The key's type: two strings in {@code StringSerializer}'s format, each written in one call ({@link
+   * BulkStringSerializer}); the heap backend writes every key twice per checkpoint (its state, its timer).
+   */
+  public static TypeInformation<Tuple2<String, String>> keyType() {
+    return new TupleTypeInfo<>(BulkStringSerializer.TYPE, BulkStringSerializer.TYPE);
   }
 
   long finalAt(Session s) {

@@ -7,12 +7,14 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import shop.clickstream.flink.support.BulkStringSerializer;
 
 /**
  * 10 s tumbling windows on event_time, keyed by {@code <run_id>|<window_start>|<event_type>} (the agg.windows key), over
@@ -102,6 +104,11 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   /** The key selector of this operator (also the Kafka key). */
   public static KeySelector<CleanEvent, String> keySelector() {
     return e -> e.runId + "|" + windowStart(e.eventTime) + "|" + e.eventType;
+  }
+
+  /** The key's type: a string in {@code StringSerializer}'s format, written in one call ({@link BulkStringSerializer}). */
+  public static TypeInformation<String> keyType() {
+    return BulkStringSerializer.TYPE;
   }
 
   long finalAt(long windowStart) {

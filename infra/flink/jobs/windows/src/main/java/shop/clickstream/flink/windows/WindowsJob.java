@@ -69,7 +69,7 @@ public final class WindowsJob {
     // the session aggregator (both covered by the unit tests).
     AggregateSettings settings = c.aggregateSettings();
     onTime
-        .keyBy(WindowAggregator.keySelector())
+        .keyBy(WindowAggregator.keySelector(), WindowAggregator.keyType())
         .process(new WindowAggregator(settings, WindowAggregator.SessionSets.forBackend(c.stateBackend, c.changelog)))
         .uid("windows")
         .name("10 s tumbling windows")
@@ -77,7 +77,7 @@ public final class WindowsJob {
         .uid("windows-sink")
         .name("sink: " + c.windowsTopic);
     onTime
-        .keyBy(SessionAggregator.keySelector())
+        .keyBy(SessionAggregator.keySelector(), SessionAggregator.keyType())
         .process(new SessionAggregator(settings))
         .uid("sessions")
         .name("30 s gap sessions")

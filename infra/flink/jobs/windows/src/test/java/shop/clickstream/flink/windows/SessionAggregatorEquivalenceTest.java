@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -50,7 +49,7 @@ class SessionAggregatorEquivalenceTest {
       throws Exception {
     KeyedOneInputStreamOperatorTestHarness<Tuple2<String, String>, CleanEvent, SessionRow> h =
         new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), SessionAggregator.keySelector(),
-            Types.TUPLE(Types.STRING, Types.STRING));
+            SessionAggregator.keyType());
     h.setup();
     if (restore != null) h.initializeState(restore);
     h.open();

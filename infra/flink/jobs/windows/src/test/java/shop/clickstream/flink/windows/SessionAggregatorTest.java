@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -23,7 +22,7 @@ class SessionAggregatorTest {
       OperatorSubtaskState restore) throws Exception {
     KeyedOneInputStreamOperatorTestHarness<Tuple2<String, String>, CleanEvent, SessionRow> h =
         new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new SessionAggregator(SETTINGS)),
-            SessionAggregator.keySelector(), Types.TUPLE(Types.STRING, Types.STRING));
+            SessionAggregator.keySelector(), SessionAggregator.keyType());
     h.setup();
     if (restore != null) h.initializeState(restore);
     h.open();

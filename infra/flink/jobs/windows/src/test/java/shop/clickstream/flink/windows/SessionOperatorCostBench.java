@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Random;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -29,7 +28,7 @@ class SessionOperatorCostBench {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     Random rnd = new Random(7);
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), SessionAggregator.keySelector(),
-        Types.TUPLE(Types.STRING, Types.STRING))) {
+        SessionAggregator.keyType())) {
       h.setup();
       h.open();
       long t0 = 1_800_000_000_000L;

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -22,20 +25,77 @@ import org.junit.jupiter.api.Test;
 class StateMigrationTest {
   private static final AggregateSettings SETTINGS = new AggregateSettings(5_000, 1_000, 60_000);
 
-  static KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> windows(
-      KeyedProcessFunction<String, CleanEvent, WindowRow> f, OperatorSubtaskState restore) throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), WindowAggregator.keySelector(),
-        Types.STRING);
+  static <K, O> KeyedOneInputStreamOperatorTestHarness<K, CleanEvent, O> harness(KeyedProcessFunction<K, CleanEvent, O> f,
+      KeySelector<CleanEvent, K> keys, TypeInformation<K> keyType, OperatorSubtaskState restore) throws Exception {
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), keys, keyType);
     h.setup();
     if (restore != null) h.initializeState(restore);
     h.open();
     return h;
   }
 
-  static String drain(KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> h) {
-    List<WindowRow> rows = new ArrayList<>(h.extractOutputValues());
+  static KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> windows(
+      KeyedProcessFunction<String, CleanEvent, WindowRow> f, OperatorSubtaskState restore) throws Exception {
+    return harness(f, WindowAggregator.keySelector(), WindowAggregator.keyType(), restore);
+  }
+
+  static String drain(KeyedOneInputStreamOperatorTestHarness<?, CleanEvent, ?> h) {
+    List<Object> rows = new ArrayList<>(h.extractOutputValues());
     h.getOutput().clear();
-    return rows.stream().map(WindowRow::toString).sorted().toList().toString();
+    return rows.stream().map(Object::toString).sorted().toList().toString();
+  }
+
+  /**
+   * The keys' types before the bulk-written strings (Flink's StringSerializer): checkpoints written with them restore
+   * into the job's key types, keys and timers alike, and the job's own checkpoints restore into them (a rollback).
+   */
+  @Test
+  void keysWrittenByFlinksStringSerializerRestoreIntoTheJobsKeyTypesAndBack() throws Exception {
+    TypeInformation<Tuple2<String, String>> oldSessionKey = Types.TUPLE(Types.STRING, Types.STRING);
+    long gapAndL = SessionAggregator.GAP_MS + 5_000 - 1;
+    OperatorSubtaskState sessions;
+    OperatorSubtaskState windows;
+    try (var s = harness(new SessionAggregator(SETTINGS), SessionAggregator.keySelector(), oldSessionKey, null);
+        var w = harness(new WindowAggregator(SETTINGS), WindowAggregator.keySelector(), Types.STRING, null)) {
+      for (var e : List.of(Events.view("s1", 10_000), Events.view("s2", 11_000))) {
+        s.processElement(Events.rec(e));
+        w.processElement(Events.rec(e));
+      }
+      s.setProcessingTime(1_000);
+      w.setProcessingTime(1_000);
+      assertEquals("[run-test|s1|10000 end=10000 n=1 rev=0 v=1, run-test|s2|11000 end=11000 n=1 rev=0 v=1]", drain(s));
+      assertEquals("[run-test|10000|page_view n=2 sum=0 sessions=2 v=1]", drain(w));
+      sessions = s.snapshot(1L, 1_000);
+      windows = w.snapshot(1L, 1_000);
+    }
+    try (var s = harness(new SessionAggregator(SETTINGS), SessionAggregator.keySelector(), SessionAggregator.keyType(), sessions);
+        var w = windows(new WindowAggregator(SETTINGS), windows)) {
+      s.setProcessingTime(1_000);
+      w.setProcessingTime(1_000);
+      s.processElement(Events.rec(Events.view("s1", 20_000)));
+      w.processElement(Events.rec(Events.view("s1", 12_000)));
+      s.setProcessingTime(2_000);
+      w.setProcessingTime(2_000);
+      assertEquals("[run-test|s1|10000 end=20000 n=2 rev=0 v=2]", drain(s));
+      assertEquals("[run-test|10000|page_view n=3 sum=0 sessions=2 v=2]", drain(w));
+      // Restored event-time timers: s2 and the window become final.
+      s.processWatermark(new Watermark(11_000 + gapAndL));
+      w.processWatermark(new Watermark(20_000 + 5_000 - 1));
+      assertEquals("[run-test|s2|11000 end=11000 n=1 rev=0 v=2 final]", drain(s));
+      assertEquals("[run-test|10000|page_view n=3 sum=0 sessions=2 v=3 final]", drain(w));
+      sessions = s.snapshot(2L, 2_000);
+      windows = w.snapshot(2L, 2_000);
+    }
+    try (var s = harness(new SessionAggregator(SETTINGS), SessionAggregator.keySelector(), oldSessionKey, sessions);
+        var w = harness(new WindowAggregator(SETTINGS), WindowAggregator.keySelector(), Types.STRING, windows)) {
+      s.setProcessingTime(2_000);
+      w.setProcessingTime(2_000);
+      s.processWatermark(new Watermark(20_000 + gapAndL));
+      assertEquals("[run-test|s1|10000 end=20000 n=2 rev=0 v=3 final]", drain(s));
+      w.processElement(Events.rec(Events.view("s3", 30_000)));
+      w.setProcessingTime(3_000);
+      assertEquals("[run-test|30000|page_view n=1 sum=0 sessions=1 v=1]", drain(w));
+    }
   }
 
   @Test

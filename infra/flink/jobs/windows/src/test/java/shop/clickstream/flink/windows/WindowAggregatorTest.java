@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -27,7 +26,7 @@ class WindowAggregatorTest {
   KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> harness(OperatorSubtaskState restore)
       throws Exception {
     KeyedOneInputStreamOperatorTestHarness<String, CleanEvent, WindowRow> h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new WindowAggregator(SETTINGS, form())), WindowAggregator.keySelector(), Types.STRING);
+        new KeyedProcessOperator<>(new WindowAggregator(SETTINGS, form())), WindowAggregator.keySelector(), WindowAggregator.keyType());
     h.setup();
     if (restore != null) h.initializeState(restore);
     h.open();

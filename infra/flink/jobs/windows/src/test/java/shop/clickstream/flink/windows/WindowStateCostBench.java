@@ -5,7 +5,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.UUID;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.runtime.state.storage.JobManagerCheckpointStorage;
@@ -35,7 +34,7 @@ class WindowStateCostBench {
     String[] open = new String[3_000];
     for (int i = 0; i < open.length; i++) open[i] = new UUID(rnd.nextLong(), rnd.nextLong()).toString();
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new WindowAggregator(SETTINGS, form)),
-        WindowAggregator.keySelector(), Types.STRING)) {
+        WindowAggregator.keySelector(), WindowAggregator.keyType())) {
       // The job's backend, and its snapshots in memory however large (the harness's default caps them at 5 MB).
       h.setStateBackend(new HashMapStateBackend());
       h.setCheckpointStorage(new JobManagerCheckpointStorage(Integer.MAX_VALUE));
