@@ -28,16 +28,23 @@ flink_render() {
   compgen -G "$CACHE_DIR/flink-connectors/*.jar" >/dev/null || die "Flink connector jars missing in .cache/flink-connectors: run tools/setup"
   compgen -G "$CACHE_DIR/flink-opt/flink-sql-gateway-*.jar" >/dev/null || die "flink-sql-gateway jar missing in .cache/flink-opt: run tools/setup"
   mkdir -p "$FLINK_RUN"/{conf,log,tmp,upload,checkpoints,savepoints,plugins}
-  cp "$FLINK_HOME_DIST"/conf/* "$FLINK_RUN/conf/"
-  cp "$STACK_DIR/flink/log4j-console.properties" "$FLINK_RUN/conf/"
-  sed -e "s|@RUN@|$FLINK_RUN|g" -e "s|@FLINK_RPC_PORT@|$FLINK_RPC_PORT|g" -e "s|@FLINK_REST_PORT@|$FLINK_REST_PORT|g" \
-    -e "s|@FLINK_METRICS_PORT_FIRST@|$FLINK_METRICS_PORT_FIRST|g" -e "s|@FLINK_METRICS_PORT_LAST@|$FLINK_METRICS_PORT_LAST|g" \
-    "$STACK_DIR/flink/config.yaml" >"$FLINK_RUN/conf/config.yaml"
+  flink_render_conf
   # lib = distribution lib + connectors, rebuilt each start so a changed connector set takes effect.
   rm -rf "${FLINK_RUN:?}/lib" && mkdir -p "$FLINK_RUN/lib"
   ln -s "$FLINK_HOME_DIST"/lib/*.jar "$CACHE_DIR"/flink-connectors/*.jar "$FLINK_RUN/lib/"
   flink_link_opt
   ln -sfn "$FLINK_HOME_DIST/plugins/metrics-prometheus" "$FLINK_RUN/plugins/metrics-prometheus"
+}
+
+# conf = the distribution's, our log4j and infra/local/flink/config.yaml with the ports filled in. Rendered again at
+# every TaskManager start, so that `stack.sh restart flink-taskmanager` takes a changed config.yaml (the JobManager's
+# settings take effect at its own restart).
+flink_render_conf() {
+  cp "$FLINK_HOME_DIST"/conf/* "$FLINK_RUN/conf/"
+  cp "$STACK_DIR/flink/log4j-console.properties" "$FLINK_RUN/conf/"
+  sed -e "s|@RUN@|$FLINK_RUN|g" -e "s|@FLINK_RPC_PORT@|$FLINK_RPC_PORT|g" -e "s|@FLINK_REST_PORT@|$FLINK_REST_PORT|g" \
+    -e "s|@FLINK_METRICS_PORT_FIRST@|$FLINK_METRICS_PORT_FIRST|g" -e "s|@FLINK_METRICS_PORT_LAST@|$FLINK_METRICS_PORT_LAST|g" \
+    "$STACK_DIR/flink/config.yaml" >"$FLINK_RUN/conf/config.yaml"
 }
 
 # opt = distribution opt + the SQL gateway jar that the SQL client needs (not in the PyPI package).
@@ -65,7 +72,7 @@ flink_up() {
   fi
   wait_healthy flink-jobmanager "${FLINK_START_TIMEOUT:-90}" "$FLINK_RUN/log/jobmanager.log" flink_jobmanager_healthy
   if [[ -z $(live_pid flink-taskmanager) ]]; then
-    [[ -d $FLINK_RUN/lib ]] || flink_render
+    if [[ -d $FLINK_RUN/lib ]]; then flink_render_conf; else flink_render; fi
     # Each TaskManager works in a new tmp/tm_<address>-<id> (its RocksDB instances: about 200 MB here), which Flink
     # removes only on a clean shutdown: every kill left one behind. No TaskManager runs now, so none is in use.
     rm -rf "${FLINK_RUN:?}"/tmp/tm_*
