@@ -4,7 +4,7 @@
   python3 tools/lib/snapshot_cost.py JVM_PROFILE.json CHECKPOINTS.jsonl [JOB_ID ...]
 
 JVM_PROFILE.json is `tools/jvm-profile flink-taskmanager ...`'s output (its `.collapsed.txt.gz` beside it);
-CHECKPOINTS.jsonl is `tools/lib/flink_checkpoints.py`'s, recorded over the same minutes. Counts the checkpoints
+CHECKPOINTS.jsonl is `tools/sample-checkpoints`'s, recorded over the same minutes. Counts the checkpoints
 triggered inside the profile's window (of the given job ids, or all), and prints one JSON line: their number, mean
 full size (MB), mean end-to-end duration, MB written per second, the cores of the `AsyncOperations` threads (where a
 heap-backend checkpoint serializes its state), those cores per GB/s written (CPU seconds per GB), and the share of
@@ -24,7 +24,7 @@ end = datetime.datetime.strptime(profile["measured_at"], "%Y-%m-%dT%H:%M:%SZ").r
     tzinfo=datetime.timezone.utc).timestamp()
 start = end - profile["seconds"]
 checkpoints = [c for c in map(json.loads, open(checkpoints_path))
-               if start <= c["trigger_ms"] / 1000 <= end and (not job_ids or c["job_id"] in job_ids)]
+               if start <= c["trigger_ms"] / 1000 <= end and (not job_ids or c["job"] in job_ids)]
 if not checkpoints:
     sys.exit(f"no checkpoint in {checkpoints_path} was triggered inside the profile's window "
              f"({profile['measured_at']} minus {profile['seconds']} s)")
@@ -43,7 +43,7 @@ mb_per_s = written_mb / profile["seconds"]
 print(json.dumps({
     "checkpoints": len(checkpoints),
     "mean_state_mb": round(written_mb / len(checkpoints), 1),
-    "mean_end_to_end_ms": round(sum(c["end_to_end_ms"] for c in checkpoints) / len(checkpoints)),
+    "mean_end_to_end_ms": round(sum(c["e2e_ms"] for c in checkpoints) / len(checkpoints)),
     "written_mb_per_s": round(mb_per_s, 2),
     "snapshot_cores": round(snapshot_cores, 3),
     "snapshot_cpu_s_per_gb": round(snapshot_cores * 1000 / mb_per_s, 1),
