@@ -20,6 +20,17 @@ describe('parseConfig', () => {
       ['sessions', 'agg.sessions'],
     ]);
     expect(c).toMatchObject({ flushMs: 250, flushRows: 5000, metricsPort: 9402, migrate: false });
+    expect([...c.slowRoles]).toEqual(['dlq', 'late', 'sessions']);
+    expect(c.slowFlushMs).toBe(5000);
+  });
+
+  it('takes the slow lane as a list of roles, or none for one lane', () => {
+    expect([...parseConfig(['--slow-roles', ' windows , dlq '], {}).slowRoles]).toEqual([
+      'windows',
+      'dlq',
+    ]);
+    expect(parseConfig([], { LOADER_SLOW_ROLES: 'none' }).slowRoles.size).toBe(0);
+    expect(parseConfig(['--slow-roles='], {}).slowRoles.size).toBe(0);
   });
 
   it('lets flags (both spellings) override the environment', () => {
@@ -51,6 +62,11 @@ describe('parseConfig', () => {
     ],
     [[], /LOADER_FLUSH_MS: got ""/, { LOADER_FLUSH_MS: '' }],
     [['--nope', '1'], /unknown argument "--nope"/],
+    [
+      ['--slow-roles', 'dlq,aggs'],
+      /--slow-roles: got "dlq,aggs"; expected roles from .*bad "aggs"/,
+    ],
+    [['--slow-flush-ms', '5'], /--slow-flush-ms: got "5"; expected an integer from 10 to 600000/],
     [['--group'], /--group: missing value/],
     [
       ['--backfill-dir', '/nonexistent/backfill'],

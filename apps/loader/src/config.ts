@@ -57,6 +57,22 @@ const ConfigSchema = z.object({
   topics: TopicsSchema,
   flushMs: intIn(10, 60_000),
   flushRows: intIn(1, 1_000_000),
+  slowRoles: z.string().transform((text, ctx) => {
+    const roles = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '' && s !== 'none');
+    const bad = roles.filter((r) => !(TABLE_ROLES as readonly string[]).includes(r));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `roles from ${TABLE_ROLES.join('|')} (or none); bad ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return new Set(roles as TableRole[]);
+  }),
+  slowFlushMs: intIn(10, 600_000),
   maxAttempts: intIn(1, 1000),
   requestTimeoutMs: intIn(100, 600_000),
   lagIntervalMs: intIn(0, 3_600_000),
@@ -119,6 +135,20 @@ const OPTIONS = {
     env: 'LOADER_FLUSH_ROWS',
     default: '5000',
     help: 'rows per flush',
+  },
+  // ClickHouse rewrites a small table's newest part at nearly every insert (docs/CLICKHOUSE.md,
+  // "The slow lane"): the tables no freshness goal reads get a consumer (same group) and a longer flush.
+  slowRoles: {
+    flag: '--slow-roles',
+    env: 'LOADER_SLOW_ROLES',
+    default: 'dlq,late,sessions',
+    help: 'roles loaded by the slow lane (a second consumer of the group, flushing every --slow-flush-ms); none = one lane',
+  },
+  slowFlushMs: {
+    flag: '--slow-flush-ms',
+    env: 'LOADER_SLOW_FLUSH_MS',
+    default: '5000',
+    help: "the slow lane's flush interval, ms",
   },
   // kafka-tx backs off 200 ms doubling to 5 s: 30 attempts ride out ~2 minutes of ClickHouse outage.
   maxAttempts: {

@@ -46,39 +46,67 @@ export async function migrate(
   }
 }
 
-async function pollLag(d: RunDeps, topics: string[]): Promise<void> {
-  while (!d.signal.aborted) {
-    for (const topic of topics) {
-      try {
-        d.metrics.lag.set({ topic }, await d.lagOf(topic));
-      } catch (e) {
-        d.logger.debug(
-          { topic, err: e instanceof Error ? e.message : String(e) },
-          'lag unavailable',
-        );
+/**
+ * A consumer of the loader's group with its own topics and flush interval. The fast lane loads the
+ * tables a freshness goal reads; the slow lane (config.slowRoles) the rest, in fewer and larger
+ * inserts: ClickHouse rewrites a small table's newest part at nearly every insert
+ * (docs/CLICKHOUSE.md, "The slow lane"). Both are members of one group, so the committed offsets
+ * stay where they were with one lane, and each topic's partitions go to the members subscribed to it.
+ */
+export interface Lane {
+  name: 'fast' | 'slow';
+  flushMs: number;
+  topics: string[];
+}
+
+/** The lanes of a configuration, each with at least one topic. */
+export function lanesOf(
+  config: Pick<LoaderConfig, 'topics' | 'slowRoles' | 'flushMs' | 'slowFlushMs'>,
+): Lane[] {
+  const fast: string[] = [];
+  const slow: string[] = [];
+  for (const [role, topic] of config.topics) (config.slowRoles.has(role) ? slow : fast).push(topic);
+  const lanes: Lane[] = [];
+  if (fast.length > 0) lanes.push({ name: 'fast', flushMs: config.flushMs, topics: fast });
+  if (slow.length > 0) lanes.push({ name: 'slow', flushMs: config.slowFlushMs, topics: slow });
+  return lanes;
+}
+
+async function pollLag(d: RunDeps, lanes: readonly Lane[], signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    for (const lane of lanes)
+      for (const topic of lane.topics) {
+        try {
+          d.metrics.lag.set({ topic }, await d.lagOf(topic));
+        } catch (e) {
+          d.logger.debug(
+            { topic, err: e instanceof Error ? e.message : String(e) },
+            'lag unavailable',
+          );
+        }
       }
-    }
-    await sleep(d.config.lagIntervalMs, d.signal);
+    await sleep(d.config.lagIntervalMs, signal);
   }
 }
 
-/** The one fault seam: after the Nth batch is durable in ClickHouse and before kafka-tx commits it, crash; a restart must redeliver it. */
-function withFault(
+/** The one fault seam: after the Nth batch (of any lane) is durable in ClickHouse and before kafka-tx commits it, crash; a restart must redeliver it. */
+function faultSeam(
   d: RunDeps,
-  sink: (records: InRecord[]) => Promise<void>,
-): (records: InRecord[]) => Promise<void> {
-  if (d.config.fault === 'none') return sink;
+): (sink: (records: InRecord[]) => Promise<void>) => (records: InRecord[]) => Promise<void> {
   let batches = 0;
-  return async (records) => {
-    await sink(records);
-    batches += 1;
-    if (batches === d.config.faultAfterBatches) {
-      d.logger.warn(
-        { fault: d.config.fault, batches, records: records.length },
-        'injected fault: crashing before the offset commit',
-      );
-      d.crash();
-    }
+  return (sink) => {
+    if (d.config.fault === 'none') return sink;
+    return async (records) => {
+      await sink(records);
+      batches += 1;
+      if (batches === d.config.faultAfterBatches) {
+        d.logger.warn(
+          { fault: d.config.fault, batches, records: records.length },
+          'injected fault: crashing before the offset commit',
+        );
+        d.crash();
+      }
+    };
   };
 }
 
@@ -89,51 +117,73 @@ export async function run(d: RunDeps): Promise<void> {
   const roleOf = new Map<string, TableRole>(
     [...config.topics].map(([role, topic]) => [topic, role]),
   );
-  const topics = [...roleOf.keys()];
-  const lag = config.lagIntervalMs > 0 ? pollLag(d, topics) : Promise.resolve();
+  const lanes = lanesOf(config);
+  // Stops every lane (and the lag gauge) when the process is told to stop or when one lane fails:
+  // a lane that gave up must end the process, so that its supervisor restarts all of it.
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  d.signal.addEventListener('abort', onAbort, { once: true });
+  if (d.signal.aborted) stop.abort();
+  const lag = config.lagIntervalMs > 0 ? pollLag(d, lanes, stop.signal) : Promise.resolve();
+  const failing = new Set<string>();
+  const withFault = faultSeam(d);
   d.health.phase = 'running';
   logger.info(
     {
-      topics: Object.fromEntries(config.topics),
       groupId: config.groupId,
-      flushMs: config.flushMs,
+      lanes: lanes.map((l) => ({ lane: l.name, flushMs: l.flushMs, topics: l.topics })),
       flushRows: config.flushRows,
     },
     'loading',
   );
-  try {
-    await d.consume({
-      client: d.kafka,
+  const consumeLane = (lane: Lane): Promise<void> =>
+    d.consume({
+      // The slow lane's client id tells its member apart in the group's description.
+      client: lane.name === 'fast' ? d.kafka : { ...d.kafka, clientId: `${d.kafka.clientId}-slow` },
       groupId: config.groupId,
-      topics,
+      topics: lane.topics,
       isolation: 'read_committed',
       startFrom: 'earliest',
-      maxBatchMs: config.flushMs,
+      maxBatchMs: lane.flushMs,
       maxBatchRecords: config.flushRows,
       maxAttempts: config.maxAttempts,
-      signal: d.signal,
+      signal: stop.signal,
       onBatch: withFault(
-        d,
         createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
       ),
       hooks: {
         onFlush: (ms) => {
           d.metrics.flushSeconds.observe(ms / 1000);
           d.metrics.lastFlush.set(Date.now() / 1000);
-          d.health.failing = false;
+          failing.delete(lane.name);
+          d.health.failing = failing.size > 0;
           d.health.lastFlushAt = Date.now();
         },
         onRetry: (attempt, e) => {
+          failing.add(lane.name);
           d.health.failing = true;
           logger.warn(
-            { attempt, err: e instanceof Error ? e.message : String(e) },
+            { lane: lane.name, attempt, err: e instanceof Error ? e.message : String(e) },
             'flush failed; retrying',
           );
         },
       },
     });
+  try {
+    const results = await Promise.allSettled(
+      lanes.map((lane) =>
+        consumeLane(lane).catch((e: unknown) => {
+          stop.abort();
+          throw e;
+        }),
+      ),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     d.health.phase = 'stopping';
+    stop.abort();
+    d.signal.removeEventListener('abort', onAbort);
     await lag;
   }
 }

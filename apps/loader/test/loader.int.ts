@@ -113,19 +113,25 @@ describe('loader', () => {
     expect(fresh?.bad).toBe(0);
   });
 
-  it('stays exact with FINAL when SIGKILLed mid-run and restarted', async () => {
+  it('stays exact with FINAL when SIGKILLed mid-run and restarted, in both lanes', async () => {
     const run = `run_b_${id}`;
     const group = `g_b_${id}`;
     const chunks = 20;
     const perChunk = 100;
     const expected = range(0, chunks * perChunk);
+    // Dead letters go to the slow lane (a second consumer of the same group, flushing every 5 s).
+    const deadPerChunk = 5;
+    const dead = range(100_000, chunks * deadPerChunk);
 
     const first = startLoader(flags(group));
     const producing = (async () => {
       for (let c = 0; c < chunks; c++) {
-        await produceAll(
-          range(c * perChunk, perChunk).map((s) => validRecord(validTopic, makeEvent(run, s))),
-        );
+        await produceAll([
+          ...range(c * perChunk, perChunk).map((s) => validRecord(validTopic, makeEvent(run, s))),
+          ...range(100_000 + c * deadPerChunk, deadPerChunk).map((s) =>
+            dlqRecord(dlqTopic, run, s),
+          ),
+        ]);
         await sleep(150);
       }
     })();
@@ -141,7 +147,9 @@ describe('loader', () => {
       await producing;
       await waitFor(
         'every record after the restart',
-        async () => (await countsBySeq(wh, TABLES.valid, run, true)).size === expected.length,
+        async () =>
+          (await countsBySeq(wh, TABLES.valid, run, true)).size === expected.length &&
+          (await countsBySeq(wh, TABLES.dlq, run, true)).size === dead.length,
       );
       raw = await totalRows(wh, TABLES.valid, run);
     } finally {
@@ -149,6 +157,11 @@ describe('loader', () => {
     }
 
     expect(exactness(await countsBySeq(wh, TABLES.valid, run, true), expected)).toEqual({
+      missing: [],
+      duplicated: [],
+      unexpected: [],
+    });
+    expect(exactness(await countsBySeq(wh, TABLES.dlq, run, true), dead)).toEqual({
       missing: [],
       duplicated: [],
       unexpected: [],
