@@ -19,6 +19,9 @@ import {
   type TableRole,
 } from '@clickstream/warehouse';
 
+const isTableRole = (s: string | undefined): s is TableRole =>
+  (TABLE_ROLES as readonly (string | undefined)[]).includes(s);
+
 /** "valid=events.valid,clean=events.clean,...": which topic feeds which table; a role left out is not loaded. */
 const TopicsSchema = z.string().transform((text, ctx) => {
   const map = new Map<TableRole, string>();
@@ -27,19 +30,14 @@ const TopicsSchema = z.string().transform((text, ctx) => {
     .map((s) => s.trim())
     .filter(Boolean)) {
     const [role, topic] = part.split('=').map((s) => s.trim());
-    if (
-      !role ||
-      !topic ||
-      !(TABLE_ROLES as readonly string[]).includes(role) ||
-      map.has(role as TableRole)
-    ) {
+    if (!role || !topic || !isTableRole(role) || map.has(role)) {
       ctx.addIssue({
         code: 'custom',
         message: `expected role=topic pairs with roles from ${TABLE_ROLES.join('|')}, each once; bad part ${JSON.stringify(part)}`,
       });
       return z.NEVER;
     }
-    map.set(role as TableRole, topic);
+    map.set(role, topic);
   }
   if (map.size === 0) {
     ctx.addIssue({ code: 'custom', message: 'expected at least one role=topic pair' });
@@ -62,7 +60,7 @@ const ConfigSchema = z.object({
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '' && s !== 'none');
-    const bad = roles.filter((r) => !(TABLE_ROLES as readonly string[]).includes(r));
+    const bad = roles.filter((r) => !isTableRole(r));
     if (bad.length > 0) {
       ctx.addIssue({
         code: 'custom',
@@ -70,7 +68,7 @@ const ConfigSchema = z.object({
       });
       return z.NEVER;
     }
-    return new Set(roles as TableRole[]);
+    return new Set(roles.filter(isTableRole));
   }),
   slowFlushMs: intIn(10, 600_000),
   maxAttempts: intIn(1, 1000),

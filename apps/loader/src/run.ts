@@ -72,41 +72,39 @@ export function lanesOf(
   return lanes;
 }
 
-async function pollLag(d: RunDeps, lanes: readonly Lane[], signal: AbortSignal): Promise<void> {
+async function pollLag(d: RunDeps, topics: string[], signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
-    for (const lane of lanes)
-      for (const topic of lane.topics) {
-        try {
-          d.metrics.lag.set({ topic }, await d.lagOf(topic));
-        } catch (e) {
-          d.logger.debug(
-            { topic, err: e instanceof Error ? e.message : String(e) },
-            'lag unavailable',
-          );
-        }
+    for (const topic of topics) {
+      try {
+        d.metrics.lag.set({ topic }, await d.lagOf(topic));
+      } catch (e) {
+        d.logger.debug(
+          { topic, err: e instanceof Error ? e.message : String(e) },
+          'lag unavailable',
+        );
       }
+    }
     await sleep(d.config.lagIntervalMs, signal);
   }
 }
 
-/** The one fault seam: after the Nth batch (of any lane) is durable in ClickHouse and before kafka-tx commits it, crash; a restart must redeliver it. */
-function faultSeam(
+/** The one fault seam: after the Nth batch (of either lane: both share one handler) is durable in ClickHouse and before kafka-tx commits it, crash; a restart must redeliver it. */
+function withFault(
   d: RunDeps,
-): (sink: (records: InRecord[]) => Promise<void>) => (records: InRecord[]) => Promise<void> {
+  sink: (records: InRecord[]) => Promise<void>,
+): (records: InRecord[]) => Promise<void> {
+  if (d.config.fault === 'none') return sink;
   let batches = 0;
-  return (sink) => {
-    if (d.config.fault === 'none') return sink;
-    return async (records) => {
-      await sink(records);
-      batches += 1;
-      if (batches === d.config.faultAfterBatches) {
-        d.logger.warn(
-          { fault: d.config.fault, batches, records: records.length },
-          'injected fault: crashing before the offset commit',
-        );
-        d.crash();
-      }
-    };
+  return async (records) => {
+    await sink(records);
+    batches += 1;
+    if (batches === d.config.faultAfterBatches) {
+      d.logger.warn(
+        { fault: d.config.fault, batches, records: records.length },
+        'injected fault: crashing before the offset commit',
+      );
+      d.crash();
+    }
   };
 }
 
@@ -118,15 +116,17 @@ export async function run(d: RunDeps): Promise<void> {
     [...config.topics].map(([role, topic]) => [topic, role]),
   );
   const lanes = lanesOf(config);
-  // Stops every lane (and the lag gauge) when the process is told to stop or when one lane fails:
+  // Every lane (and the lag gauge) stops when the process is told to stop or when one lane fails:
   // a lane that gave up must end the process, so that its supervisor restarts all of it.
-  const stop = new AbortController();
-  const onAbort = (): void => stop.abort();
-  d.signal.addEventListener('abort', onAbort, { once: true });
-  if (d.signal.aborted) stop.abort();
-  const lag = config.lagIntervalMs > 0 ? pollLag(d, lanes, stop.signal) : Promise.resolve();
+  const laneFailed = new AbortController();
+  const signal = AbortSignal.any([d.signal, laneFailed.signal]);
+  const topics = [...roleOf.keys()];
+  const lag = config.lagIntervalMs > 0 ? pollLag(d, topics, signal) : Promise.resolve();
   const failing = new Set<string>();
-  const withFault = faultSeam(d);
+  const onBatch = withFault(
+    d,
+    createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
+  );
   d.health.phase = 'running';
   logger.info(
     {
@@ -147,10 +147,8 @@ export async function run(d: RunDeps): Promise<void> {
       maxBatchMs: lane.flushMs,
       maxBatchRecords: config.flushRows,
       maxAttempts: config.maxAttempts,
-      signal: stop.signal,
-      onBatch: withFault(
-        createSink({ warehouse: d.warehouse, roleOf, metrics: d.metrics, now: Date.now }),
-      ),
+      signal,
+      onBatch,
       hooks: {
         onFlush: (ms) => {
           d.metrics.flushSeconds.observe(ms / 1000);
@@ -173,7 +171,7 @@ export async function run(d: RunDeps): Promise<void> {
     const results = await Promise.allSettled(
       lanes.map((lane) =>
         consumeLane(lane).catch((e: unknown) => {
-          stop.abort();
+          laneFailed.abort();
           throw e;
         }),
       ),
@@ -182,8 +180,7 @@ export async function run(d: RunDeps): Promise<void> {
     if (failed) throw failed.reason;
   } finally {
     d.health.phase = 'stopping';
-    stop.abort();
-    d.signal.removeEventListener('abort', onAbort);
+    laneFailed.abort();
     await lag;
   }
 }
