@@ -19,8 +19,7 @@ import {
   type TableRole,
 } from '@clickstream/warehouse';
 
-const isTableRole = (s: string | undefined): s is TableRole =>
-  (TABLE_ROLES as readonly (string | undefined)[]).includes(s);
+const isTableRole = (s: string): s is TableRole => (TABLE_ROLES as readonly string[]).includes(s);
 
 /** "valid=events.valid,clean=events.clean,...": which topic feeds which table; a role left out is not loaded. */
 const TopicsSchema = z.string().transform((text, ctx) => {

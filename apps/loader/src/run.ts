@@ -116,10 +116,11 @@ export async function run(d: RunDeps): Promise<void> {
     [...config.topics].map(([role, topic]) => [topic, role]),
   );
   const lanes = lanesOf(config);
-  // Every lane (and the lag gauge) stops when the process is told to stop or when one lane fails:
-  // a lane that gave up must end the process, so that its supervisor restarts all of it.
-  const laneFailed = new AbortController();
-  const signal = AbortSignal.any([d.signal, laneFailed.signal]);
+  // Every lane (and the lag gauge) stops when the process is told to stop, when one lane fails (a
+  // lane that gave up must end the process, so that its supervisor restarts all of it), or when
+  // the lanes have ended (the lag gauge then has nothing left to watch).
+  const stopAll = new AbortController();
+  const signal = AbortSignal.any([d.signal, stopAll.signal]);
   const topics = [...roleOf.keys()];
   const lag = config.lagIntervalMs > 0 ? pollLag(d, topics, signal) : Promise.resolve();
   const failing = new Set<string>();
@@ -171,7 +172,7 @@ export async function run(d: RunDeps): Promise<void> {
     const results = await Promise.allSettled(
       lanes.map((lane) =>
         consumeLane(lane).catch((e: unknown) => {
-          laneFailed.abort();
+          stopAll.abort();
           throw e;
         }),
       ),
@@ -180,7 +181,7 @@ export async function run(d: RunDeps): Promise<void> {
     if (failed) throw failed.reason;
   } finally {
     d.health.phase = 'stopping';
-    laneFailed.abort();
+    stopAll.abort();
     await lag;
   }
 }
