@@ -32,7 +32,11 @@ export interface Warehouse {
    * fill of a view's target from rows older than the view. Returns the DDL files applied.
    */
   applyDdl(dir: string, backfillDir?: string): Promise<string[]>;
-  /** One synchronous JSONEachRow INSERT: resolves only once the server has written the rows. Rejects on any failure (caller retries). */
+  /**
+   * One synchronous INSERT in RowBinary: resolves only once the server has written the rows. Each
+   * row is an object keyed by column name; the columns and their types are read from the server
+   * once per table. Rejects on any failure, a value its column cannot hold exactly included (caller retries).
+   */
   insertRows(table: string, rows: readonly object[]): Promise<void>;
   /** Runs a SELECT and returns its rows; `{name:Type}` placeholders are bound client-side (18.16 has no server-side parameters). 64-bit integers come back as JS numbers. */
   query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;

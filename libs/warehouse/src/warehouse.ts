@@ -1,8 +1,10 @@
-/** The ClickHouse handle: idempotent DDL, synchronous JSONEachRow inserts, typed queries; the only user of @clickhouse/client. */
+/** The ClickHouse handle: idempotent DDL, synchronous RowBinary inserts, typed queries; the only user of @clickhouse/client. */
+import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { adaptLogger } from './client-logger';
 import { assertIdentifier, backfillTarget, readDdlDir } from './ddl';
 import { bindParams } from './params';
+import { encodeRowBinaryInsert, rowBinaryColumns, type DescribedColumn } from './row-binary-insert';
 import type { Logger, Params, Warehouse, WarehouseOptions } from './types';
 
 /**
@@ -47,6 +49,20 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
   async function query<T>(sql: string, params?: Params): Promise<T[]> {
     const result = await client.query({ query: bindParams(sql, params), format: 'JSONEachRow' });
     return result.json<T>();
+  }
+
+  // Each table's insertable columns, described once. An entry is dropped when an insert into its
+  // table fails, so that the retry describes the table again (it may have been altered meanwhile).
+  const described = new Map<string, Promise<ReturnType<typeof rowBinaryColumns>>>();
+  function columnsOf(table: string): Promise<ReturnType<typeof rowBinaryColumns>> {
+    let columns = described.get(table);
+    if (columns === undefined) {
+      columns = query<DescribedColumn>(`DESCRIBE TABLE ${table}`).then((d) =>
+        rowBinaryColumns(table, d),
+      );
+      described.set(table, columns);
+    }
+    return columns;
   }
 
   return {
@@ -94,7 +110,18 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
     async insertRows(table: string, rows: readonly object[]): Promise<void> {
       assertIdentifier('table', table);
       if (rows.length === 0) return;
-      await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
+      try {
+        const encoded = encodeRowBinaryInsert(table, await columnsOf(table), rows);
+        const result = await client.exec({
+          query: `INSERT INTO ${table} (${encoded.columns.join(', ')}) FORMAT RowBinary`,
+          values: Readable.from([encoded.body]),
+        });
+        // wait_end_of_query: the answer comes after the part is written; its (empty) body is drained.
+        for await (const _ of result.stream as AsyncIterable<Buffer>);
+      } catch (e) {
+        described.delete(table);
+        throw e;
+      }
     },
 
     query,

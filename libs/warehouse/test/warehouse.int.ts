@@ -13,6 +13,7 @@ import {
   TABLES,
   toEventRow,
   toDlqRow,
+  type EventRow,
   type Warehouse,
 } from '../src';
 import { HEADERS, type ClickEvent } from '@clickstream/contracts';
@@ -298,6 +299,68 @@ describe('warehouse against a real ClickHouse', () => {
       value_base64: value.toString('base64'),
       source_offset: -1,
     });
+  });
+
+  it('stores exactly what a JSONEachRow insert of the same rows stores, byte for byte', async () => {
+    // The loader's inserts were JSONEachRow until RowBinary took over: the same rows through both
+    // must leave the same bytes in every column (NULLs, multi-byte and long strings, 64-bit extremes).
+    const [viaBinary, viaJson] = [uniqueName('run'), uniqueName('run')];
+    const texts = ['', 'plain', 'quote \' " \\ tab\t nl\n', 'ü€😀'.repeat(11), 'x'.repeat(300)];
+    const rows = (run: string): EventRow[] =>
+      texts.map((text, i) => ({
+        ...toEventRow(
+          { ...event(i + 1, run), session_id: text, user_id: i % 2 ? null : text },
+          { topic: 'events.valid', partition: i, offset: 2 ** 53 - 1 - i, timestamp: -(2 ** 40) },
+          2 ** 53 - 1,
+        ),
+        quantity: i === 0 ? null : -(2 ** 31) + i,
+        amount_cents: i === 0 ? null : -(2 ** 53) + 1 + i,
+        ingest_time: i === 1 ? null : 0,
+      }));
+    await wh.insertRows(TABLES.valid, rows(viaBinary));
+    await wh.command(
+      `INSERT INTO ${TABLES.valid} FORMAT JSONEachRow\n` +
+        rows(viaJson)
+          .map((r) => JSON.stringify(r))
+          .join('\n'),
+    );
+    const columns = (await wh.query<{ name: string }>(`DESCRIBE TABLE ${TABLES.valid}`))
+      .map((c) => c.name)
+      .filter((name) => name !== 'run_id');
+    const stored = async (run: string): Promise<string> => {
+      const chunks: Buffer[] = [];
+      const body = await wh.queryStream(
+        `SELECT ${columns.join(', ')} FROM ${TABLES.valid} WHERE run_id = {run:String} ORDER BY seq FORMAT TabSeparated`,
+        { run },
+      );
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks).toString('hex');
+    };
+    const binary = await stored(viaBinary);
+    expect(binary.length).toBeGreaterThan(2 * 1000);
+    expect(binary).toBe(await stored(viaJson));
+  });
+
+  it('refuses a row its table cannot hold exactly, and inserts nothing of the batch', async () => {
+    const run = uniqueName('run');
+    const good = toEventRow(
+      event(1, run),
+      { topic: 't', partition: 0, offset: 0, timestamp: 0 },
+      1,
+    );
+    await expect(
+      wh.insertRows(TABLES.valid, [good, { ...good, seq: 2, kafka_partition: -1 }]),
+    ).rejects.toThrow(
+      `RowBinary insert into ${TABLES.valid}: row 1, column kafka_partition (UInt32): -1 is out of UInt32's range`,
+    );
+    await expect(wh.insertRows(TABLES.valid, [{ ...good, extra: 1 }])).rejects.toThrow(
+      'row 0 has extra, which is no insertable column',
+    );
+    const [row] = await wh.query<{ n: number }>(
+      `SELECT count() AS n FROM ${TABLES.valid} WHERE run_id = {run:String}`,
+      { run },
+    );
+    expect(row?.n).toBe(0);
   });
 
   it('binds a hostile string as a literal', async () => {
