@@ -15,6 +15,7 @@ import {
   type DescribedColumn,
 } from '../src/row-binary-insert';
 import { toEventRow } from '../src/rows';
+import type { ClickEvent } from '@clickstream/contracts';
 
 const ROWS = 5_000;
 const ROUNDS = 9;
@@ -36,7 +37,7 @@ function describedColumns(): DescribedColumn[] {
 }
 
 function rows(): object[] {
-  const types = [
+  const types: ClickEvent['event_type'][] = [
     'page_view',
     'product_view',
     'add_to_cart',
@@ -44,14 +45,14 @@ function rows(): object[] {
     'payment_succeeded',
   ];
   return Array.from({ length: ROWS }, (_, i) => {
-    const type = types[i % types.length] as string;
+    const type = types[i % types.length] ?? 'page_view';
     const paid = type === 'payment_succeeded';
     return toEventRow(
       {
         event_id: `0a1b2c3d-0000-4000-8000-${String(i).padStart(12, '0')}`,
         seq: i,
         run_id: 'profile-3000-20261206T201616Z',
-        event_type: type as 'page_view',
+        event_type: type,
         event_time: NOW - (i % 3000),
         session_id: `session-${i % 977}`,
         user_id: i % 3 === 0 ? null : `user-${i % 5003}`,

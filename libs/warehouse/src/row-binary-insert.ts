@@ -39,7 +39,8 @@ const RANGE: Record<Scalar, [number, number, number]> = {
 
 const SCALARS = new Set<string>(Object.keys(RANGE));
 
-interface Column {
+/** A column that an INSERT may name, with what the encoder needs to write and check its values. */
+export interface InsertColumn {
   name: string;
   type: string;
   scalar: Scalar;
@@ -53,8 +54,11 @@ interface Column {
 }
 
 /** The insertable columns of a described table (MATERIALIZED and ALIAS ones are not); throws on a type this encoder does not write. */
-export function rowBinaryColumns(table: string, described: readonly DescribedColumn[]): Column[] {
-  const columns: Column[] = [];
+export function rowBinaryColumns(
+  table: string,
+  described: readonly DescribedColumn[],
+): InsertColumn[] {
+  const columns: InsertColumn[] = [];
   for (const c of described) {
     // MATERIALIZED and ALIAS columns cannot be inserted; the server computes them.
     if (c.default_type === 'MATERIALIZED' || c.default_type === 'ALIAS') continue;
@@ -155,7 +159,7 @@ function writeInt(out: Out, v: number, width: number): void {
 }
 
 /** The type's default of an omitted ordinary column: NULL, '' or 0. */
-function writeDefault(out: Out, c: Column): void {
+function writeDefault(out: Out, c: InsertColumn): void {
   if (c.nullable) {
     out.ensure(1);
     out.buf[out.pos++] = 1;
@@ -164,7 +168,7 @@ function writeDefault(out: Out, c: Column): void {
 }
 
 /** Why v cannot be written as the column's scalar (called only once the quick check has failed). */
-function invalid(c: Column, v: unknown): string {
+function invalid(c: InsertColumn, v: unknown): string {
   if (c.scalar === 'String') return `expected a string, got ${typeof v}`;
   if (typeof v !== 'number')
     return `expected an integer number, got ${typeof v} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`;
@@ -187,7 +191,7 @@ function invalid(c: Column, v: unknown): string {
  */
 export function encodeRowBinaryInsert(
   table: string,
-  columns: readonly Column[],
+  columns: readonly InsertColumn[],
   rows: readonly object[],
 ): { columns: string[]; body: Buffer } {
   const first = rows[0] as Record<string, unknown> | undefined;
@@ -208,7 +212,7 @@ export function encodeRowBinaryInsert(
             : ` has ${key}, which is no insertable column`,
         );
     for (let i = 0; i < chosen.length; i++) {
-      const c = chosen[i] as Column;
+      const c = chosen[i] as InsertColumn;
       const v = row[c.name];
       if (v === undefined && c.defaulted)
         throw fail(

@@ -4,7 +4,12 @@ import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@c
 import { adaptLogger } from './client-logger';
 import { assertIdentifier, backfillTarget, readDdlDir } from './ddl';
 import { bindParams } from './params';
-import { encodeRowBinaryInsert, rowBinaryColumns, type DescribedColumn } from './row-binary-insert';
+import {
+  encodeRowBinaryInsert,
+  rowBinaryColumns,
+  type DescribedColumn,
+  type InsertColumn,
+} from './row-binary-insert';
 import type { Logger, Params, Warehouse, WarehouseOptions } from './types';
 
 /**
@@ -53,8 +58,8 @@ export function createWarehouse(o: WarehouseOptions): Warehouse {
 
   // Each table's insertable columns, described once. An entry is dropped when an insert into its
   // table fails, so that the retry describes the table again (it may have been altered meanwhile).
-  const described = new Map<string, Promise<ReturnType<typeof rowBinaryColumns>>>();
-  function columnsOf(table: string): Promise<ReturnType<typeof rowBinaryColumns>> {
+  const described = new Map<string, Promise<InsertColumn[]>>();
+  function columnsOf(table: string): Promise<InsertColumn[]> {
     let columns = described.get(table);
     if (columns === undefined) {
       columns = query<DescribedColumn>(`DESCRIBE TABLE ${table}`).then((d) =>
