@@ -55,6 +55,21 @@ describe('RowBinaryRows', () => {
     );
   });
 
+  it('the positional encoder refuses what its type cannot carry, naming row and column', () => {
+    expect(() =>
+      encodeRowBinary(
+        ['UInt8', 'String'],
+        [
+          [1, 'a'],
+          [2, 3 as unknown as string],
+        ],
+      ),
+    ).toThrow(/row 1, column 1 \(String\): expected a string, got number/);
+    expect(() => encodeRowBinary(['UInt32'], [[-1]])).toThrow(
+      /row 0, column 0 \(UInt32\): -1 is out of/,
+    );
+  });
+
   it('refuses a string length longer than five bytes', () => {
     const bad = Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
     expect(() => parse(['String'], [bad])).toThrow(/longer than 5 bytes/);
