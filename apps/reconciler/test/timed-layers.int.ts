@@ -123,9 +123,16 @@ describe('reconciler: timed layers on the real stack', () => {
     rows = ledgerOf(runId);
     await writeLedger(path.join(runDir, 'ledger.arrow'), rows);
     writeManifest(path.join(runDir, 'manifest.json'), manifestFor(rows));
+    // The valid records carry their 2025 ingest times as Kafka timestamps, far past the brokers'
+    // 7-day retention: the next retention check (every 5 minutes) deleted them whenever it fell
+    // between this produce and the read, and events.valid read inexact. Kept forever here.
     await createTopics(
       kafka,
-      Object.values(topics).map((topic) => ({ topic, partitions: 3 })),
+      Object.values(topics).map((topic) => ({
+        topic,
+        partitions: 3,
+        config: { 'retention.ms': '-1' },
+      })),
     );
     const producer = await createIdempotentProducer(kafka);
     produce = async (records) => {
