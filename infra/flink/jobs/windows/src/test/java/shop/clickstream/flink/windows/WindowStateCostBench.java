@@ -30,10 +30,6 @@ class WindowStateCostBench {
   private static final String[] TYPES = {"page_view", "page_view", "page_view", "product_view", "product_view",
       "add_to_cart", "search", "checkout_started", "payment_succeeded", "remove_from_cart"};
 
-  static void run(WindowAggregator.SessionSets form, int seconds) throws Exception {
-    run(form, seconds, SETTINGS);
-  }
-
   static void run(WindowAggregator.SessionSets form, int seconds, AggregateSettings settings) throws Exception {
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new WindowAggregator(settings, form)),
         WindowAggregator.keySelector(), WindowAggregator.keyType())) {
@@ -95,8 +91,8 @@ class WindowStateCostBench {
     Assumptions.assumeTrue(Boolean.getBoolean("bench"), "a benchmark: -Dbench=true");
     int seconds = Integer.getInteger("bench.seconds", 960);
     for (int round = 0; round < 2; round++) {
-      run(WindowAggregator.SessionSets.MAP, seconds);
-      run(WindowAggregator.SessionSets.COMPACT, seconds);
+      run(WindowAggregator.SessionSets.MAP, seconds, SETTINGS);
+      run(WindowAggregator.SessionSets.COMPACT, seconds, SETTINGS);
     }
   }
 
