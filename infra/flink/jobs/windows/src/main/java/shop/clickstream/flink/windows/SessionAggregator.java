@@ -2,7 +2,9 @@ package shop.clickstream.flink.windows;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -30,10 +32,13 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  *
  * <p>{@code is_final} once the ingest-time watermark reaches {@code session_end + gap + L - 1}: an on-time event that
  * could still touch the session has {@code event_time < end + gap}, hence {@code ingest_time <= end + gap + L - 1}.
- * Versions, dirty flags and finality live in checkpointed state, as in {@link WindowAggregator}. A session's state
+ * Versions, dirty flags and finality live in checkpointed state, as in {@link WindowAggregator}, and changed sessions
+ * are emitted as there: right before each checkpoint barrier ({@link InterimAtCheckpointOperator}) or on emit ticks. A
+ * session's state
  * is kept for {@code retentionMs} of ingest time after it became final, then dropped.
  */
-public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String, String>, CleanEvent, SessionRow> {
+public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String, String>, CleanEvent, SessionRow>
+    implements InterimRows<Tuple2<String, String>, SessionRow> {
   private static final long serialVersionUID = 1L;
 
   public static final long GAP_MS = 30_000;
@@ -59,7 +64,10 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   private transient ValueState<List<Session>> state;
   private transient Counter retractions;
   private transient Counter corrections;
+  private transient Counter afterRetention;
   private transient Counter rows;
+  /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
+  private transient Set<Tuple2<String, String>> changedKeys;
 
   public SessionAggregator(AggregateSettings settings) {
     this.settings = settings;
@@ -94,7 +102,9 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     state = getRuntimeContext().getState(new ValueStateDescriptor<>("sessions", SessionListSerializer.INSTANCE));
     retractions = getRuntimeContext().getMetricGroup().counter("session_retractions");
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
+    afterRetention = getRuntimeContext().getMetricGroup().counter("events_after_retention");
     rows = getRuntimeContext().getMetricGroup().counter("session_rows_out");
+    changedKeys = new HashSet<>();
   }
 
   @Override
@@ -102,9 +112,11 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     if (e.isProbe()) return;
     List<Session> all = state.value();
     if (all == null) all = new ArrayList<>();
-    // A dirty session means an emit tick is pending (every tick emits all of them), so none is registered below.
-    boolean tickPending = false;
+    // A dirty session means an emit tick is pending (every tick emits all of them), so none is registered below. With
+    // interim rows at the checkpoint barrier, the key is remembered instead.
+    boolean tickPending = settings.interimAtCheckpoint;
     for (Session s : all) tickPending |= s.dirty;
+    if (settings.interimAtCheckpoint) changedKeys.add(ctx.getCurrentKey());
     long t = e.eventTime;
     Session merged = new Session();
     merged.start = t;
@@ -117,6 +129,12 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     List<Session> touched = new ArrayList<>();
     for (Session s : all) {
       if (t > s.start - GAP_MS && t < s.end + GAP_MS) touched.add(s);
+    }
+    // A session this event could join ends after t - GAP, so it is final from t + L - 1 on at the earliest: past that
+    // plus the retention, such a session may have been dropped, and this event would start its session anew
+    // (docs/FLINK.md, "State lifetime"). Counted so that it is seen.
+    if (touched.isEmpty() && ctx.timerService().currentWatermark() >= t + settings.latenessMs - 1 + settings.retentionMs) {
+      afterRetention.inc();
     }
     for (Session s : touched) {
       merged.start = Math.min(merged.start, s.start);
@@ -163,6 +181,11 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     if (!tickPending) timers.registerProcessingTimeTimer(settings.nextEmitTick(now));
   }
 
+  /** {@code events_after_retention} of this instance (for tests). */
+  long eventsAfterRetention() {
+    return afterRetention.getCount();
+  }
+
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<SessionRow> out) throws Exception {
     List<Session> all = state.value();
@@ -189,10 +212,7 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
           ? isFinal && (s.dirty || !s.finalEmitted)
           : s.dirty;
       if (due) {
-        s.version++;
-        s.dirty = false;
-        s.finalEmitted = isFinal;
-        out.collect(row(ctx.getCurrentKey(), s, isFinal, false, now));
+        emit(ctx.getCurrentKey(), s, isFinal, now, out);
         changed = true;
       }
       if (expires) {
@@ -204,6 +224,35 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     all.removeAll(expired);
     if (all.isEmpty()) state.clear();
     else state.update(all);
+  }
+
+  @Override
+  public Set<Tuple2<String, String>> takeChangedKeys() {
+    Set<Tuple2<String, String>> keys = changedKeys;
+    changedKeys = new HashSet<>();
+    return keys;
+  }
+
+  /** Every changed session of the key, as an emit tick would; expiry stays with the event-time timers. */
+  @Override
+  public void emitChanged(Tuple2<String, String> key, long watermark, long now, Collector<SessionRow> out)
+      throws Exception {
+    List<Session> all = state.value();
+    if (all == null) return;
+    boolean emitted = false;
+    for (Session s : all) {
+      if (!s.dirty) continue;
+      emit(key, s, s.finalEmitted || watermark >= finalAt(s), now, out);
+      emitted = true;
+    }
+    if (emitted) state.update(all);
+  }
+
+  private void emit(Tuple2<String, String> key, Session s, boolean isFinal, long now, Collector<SessionRow> out) {
+    s.version++;
+    s.dirty = false;
+    s.finalEmitted = isFinal;
+    out.collect(row(key, s, isFinal, false, now));
   }
 
   private SessionRow row(Tuple2<String, String> key, Session s, boolean isFinal, boolean retracted, long now) {

@@ -23,7 +23,9 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  * windows layer move. Every on-time event is counted whenever it arrives:
  * contents never depend on the watermark. The watermark (ingest time, see {@link WindowsJob}) decides only {@code is_final}.
  *
- * <p>Emissions: a key touched by an event is emitted at the next emit tick (processing time, coalesced), and once with
+ * <p>Emissions: a key touched by an event is emitted right before the next checkpoint barrier (through {@link
+ * InterimAtCheckpointOperator}; or, with {@code interimAtCheckpoint} off, at the next emit tick, processing time,
+ * coalesced), and once with
  * {@code is_final=true} when the watermark reaches {@code window_end + L - 1}: no on-time event of the window can then
  * still come, since on time means {@code ingest_time <= event_time + L <= window_end - 1 + L}. Each emission carries
  * {@code version} = previous + 1, kept in checkpointed state, so a replay after a restore continues the same sequence
@@ -31,7 +33,7 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  *
  * <p>State is NOT cleared at finality: an event that breaks the watermark bound still finds the full aggregate and
  * produces a correct correction (higher version, is_final=true, counted in {@code corrections_after_final}). It is
- * cleared when the watermark reaches finality + {@code retentionMs} (default 15 min of ingest time), far beyond any
+ * cleared when the watermark reaches finality + {@code retentionMs} (default 5 min of ingest time), far beyond any
  * recovery's disorder.
  *
  * <p>The distinct sessions of a key are most of the job's state (one per session, window and type, kept through the
@@ -40,7 +42,8 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  * ({@link SessionSets#MAP}, one entry per update). Each form folds the other in at a key's first event after a start, so a job moved
  * between backends, or restored from a checkpoint taken before the compact form existed, carries its sessions over.
  */
-public final class WindowAggregator extends KeyedProcessFunction<String, CleanEvent, WindowRow> {
+public final class WindowAggregator extends KeyedProcessFunction<String, CleanEvent, WindowRow>
+    implements InterimRows<String, WindowRow> {
   private static final long serialVersionUID = 1L;
 
   public static final long WINDOW_MS = 10_000;
@@ -85,7 +88,10 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   private transient MapState<String, Boolean> sessions;
   /** Keys whose other form was already folded in since this instance started. */
   private transient Set<String> folded;
+  /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
+  private transient Set<String> changedKeys;
   private transient Counter corrections;
+  private transient Counter afterRetention;
   private transient Counter rows;
 
   public WindowAggregator(AggregateSettings settings) {
@@ -121,7 +127,9 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     sessionSet = getRuntimeContext().getState(new ValueStateDescriptor<>("window-session-set", SessionIdSetSerializer.INSTANCE));
     sessions = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sessions", Types.STRING, Types.BOOLEAN));
     folded = new HashSet<>();
+    changedKeys = new HashSet<>();
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
+    afterRetention = getRuntimeContext().getMetricGroup().counter("events_after_retention");
     rows = getRuntimeContext().getMetricGroup().counter("window_rows_out");
   }
 
@@ -134,6 +142,9 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
       a.windowStart = windowStart(e.eventTime);
       a.eventType = e.eventType;
       long fin = finalAt(a.windowStart);
+      // The window's state, if it had any, is gone: this row will lack the events counted before (docs/FLINK.md,
+      // "State lifetime"). Counted so that it is seen; the reconciler finds the window inexact.
+      if (ctx.timerService().currentWatermark() >= fin + settings.retentionMs) afterRetention.inc();
       ctx.timerService().registerEventTimeTimer(fin);
       ctx.timerService().registerEventTimeTimer(fin + settings.retentionMs);
       folded.add(ctx.getCurrentKey());
@@ -144,11 +155,18 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     a.amountCentsSum += e.amountCents == null ? 0 : e.amountCents;
     if (addSession(e.sessionId)) a.distinctSessions++;
     if (a.finalEmitted) corrections.inc();
-    if (!a.dirty) {
-      a.dirty = true;
+    if (settings.interimAtCheckpoint) {
+      changedKeys.add(ctx.getCurrentKey());
+    } else if (!a.dirty) {
       ctx.timerService().registerProcessingTimeTimer(settings.nextEmitTick(ctx.timerService().currentProcessingTime()));
     }
+    a.dirty = true;
     acc.update(a);
+  }
+
+  /** {@code events_after_retention} of this instance (for tests). */
+  long eventsAfterRetention() {
+    return afterRetention.getCount();
   }
 
   @Override
@@ -171,6 +189,21 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
       emit(a, isFinal, ctx.timerService().currentProcessingTime(), out);
       acc.update(a);
     }
+  }
+
+  @Override
+  public Set<String> takeChangedKeys() {
+    Set<String> keys = changedKeys;
+    changedKeys = new HashSet<>();
+    return keys;
+  }
+
+  @Override
+  public void emitChanged(String key, long watermark, long now, Collector<WindowRow> out) throws Exception {
+    Acc a = acc.value();
+    if (a == null || !a.dirty) return;
+    emit(a, a.finalEmitted || watermark >= finalAt(a.windowStart), now, out);
+    acc.update(a);
   }
 
   /** Adds a session id to the current key's set; true when it is the key's first event of that session. */

@@ -2,6 +2,7 @@ package shop.clickstream.flink.windows;
 
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -13,6 +14,8 @@ import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import shop.clickstream.flink.support.KafkaSinks;
@@ -70,20 +73,30 @@ public final class WindowsJob {
     AggregateSettings settings = c.aggregateSettings();
     onTime
         .keyBy(WindowAggregator.keySelector(), WindowAggregator.keyType())
-        .process(new WindowAggregator(settings, WindowAggregator.SessionSets.forBackend(c.stateBackend, c.changelog)))
+        .transform("10 s tumbling windows", TypeInformation.of(WindowRow.class), aggregate(settings,
+            new WindowAggregator(settings, WindowAggregator.SessionSets.forBackend(c.stateBackend, c.changelog))))
         .uid("windows")
-        .name("10 s tumbling windows")
         .sinkTo(sink(c, c.windowsTopic, new Serializers.Windows(c.windowsTopic)))
         .uid("windows-sink")
         .name("sink: " + c.windowsTopic);
     onTime
         .keyBy(SessionAggregator.keySelector(), SessionAggregator.keyType())
-        .process(new SessionAggregator(settings))
+        .transform("30 s gap sessions", TypeInformation.of(SessionRow.class), aggregate(settings,
+            new SessionAggregator(settings)))
         .uid("sessions")
-        .name("30 s gap sessions")
         .sinkTo(sink(c, c.sessionsTopic, new Serializers.Sessions(c.sessionsTopic)))
         .uid("sessions-sink")
         .name("sink: " + c.sessionsTopic);
+  }
+
+  /**
+   * An aggregator's operator: {@link InterimAtCheckpointOperator} with interim rows at the checkpoint barrier, else
+   * Flink's own (rows on emit ticks). The operator's state is the aggregator's either way, so a job can be restored
+   * from a checkpoint of the other.
+   */
+  static <K, OUT, F extends KeyedProcessFunction<K, CleanEvent, OUT> & InterimRows<K, OUT>>
+      KeyedProcessOperator<K, CleanEvent, OUT> aggregate(AggregateSettings settings, F aggregator) {
+    return settings.interimAtCheckpoint ? new InterimAtCheckpointOperator<>(aggregator) : new KeyedProcessOperator<>(aggregator);
   }
 
   static WatermarkStrategy<CleanEvent> watermarks(WindowsJobConfig c) {

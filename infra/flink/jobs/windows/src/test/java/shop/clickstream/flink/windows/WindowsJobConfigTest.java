@@ -20,7 +20,7 @@ class WindowsJobConfigTest {
     assertEquals("agg.sessions", c.sessionsTopic);
     assertEquals("events.late", c.lateTopic);
     assertEquals("flink-windows", c.transactionalIdPrefix);
-    assertEquals(900_000, c.stateRetentionMs);
+    assertEquals(300_000, c.stateRetentionMs);
     assertFalse(c.changelog);
   }
 
@@ -33,6 +33,21 @@ class WindowsJobConfigTest {
     assertEquals("hashmap", WindowsJob.jobConfiguration(on).get(StateBackendOptions.STATE_BACKEND));
     var e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--changelog", "yes"}));
     assertEquals("--changelog='yes': expected one of [off, on]", e.getMessage());
+  }
+
+  @Test
+  void interimRowsAreEmittedAtTheBarrierUnlessTicksAreAskedFor() {
+    assertTrue(WindowsJobConfig.parse(new String[0]).aggregateSettings().interimAtCheckpoint);
+    AggregateSettings ticks =
+        WindowsJobConfig.parse(new String[] {"--interim-rows", "tick", "--emit-interval-ms", "5000"}).aggregateSettings();
+    assertFalse(ticks.interimAtCheckpoint);
+    assertEquals(5_000, ticks.emitIntervalMs);
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> WindowsJobConfig.parse(new String[] {"--emit-interval-ms", "5000"}));
+    assertEquals("--emit-interval-ms is the emit tick's interval and needs --interim-rows tick (interim rows are now"
+        + " emitted at each checkpoint barrier)", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> WindowsJobConfig.parse(new String[] {"--interim-rows", "1s"}));
+    assertEquals("--interim-rows='1s': expected one of [checkpoint, tick]", e.getMessage());
   }
 
   @Test
