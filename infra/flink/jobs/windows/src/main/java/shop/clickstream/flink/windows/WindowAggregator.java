@@ -33,7 +33,7 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  *
  * <p>State is NOT cleared at finality: an event that breaks the watermark bound still finds the full aggregate and
  * produces a correct correction (higher version, is_final=true, counted in {@code corrections_after_final}). It is
- * cleared when the watermark reaches finality + {@code retentionMs} (default 5 min of ingest time), far beyond any
+ * cleared when the watermark reaches finality + {@code retentionMs} (default 15 min of ingest time), far beyond any
  * recovery's disorder.
  *
  * <p>The distinct sessions of a key are most of the job's state (one per session, window and type, kept through the

@@ -20,7 +20,7 @@ class WindowsJobConfigTest {
     assertEquals("agg.sessions", c.sessionsTopic);
     assertEquals("events.late", c.lateTopic);
     assertEquals("flink-windows", c.transactionalIdPrefix);
-    assertEquals(300_000, c.stateRetentionMs);
+    assertEquals(900_000, c.stateRetentionMs);
     assertFalse(c.changelog);
   }
 
