@@ -33,9 +33,8 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  * <p>{@code is_final} once the ingest-time watermark reaches {@code session_end + gap + L - 1}: an on-time event that
  * could still touch the session has {@code event_time < end + gap}, hence {@code ingest_time <= end + gap + L - 1}.
  * Versions, dirty flags and finality live in checkpointed state, as in {@link WindowAggregator}, and changed sessions
- * are emitted as there: right before each checkpoint barrier ({@link InterimAtCheckpointOperator}) or on emit ticks. A
- * session's state
- * is kept for {@code retentionMs} of ingest time after it became final, then dropped.
+ * are emitted as there: right before each checkpoint barrier ({@link InterimAtCheckpointOperator}) or on emit ticks.
+ * A session's state is kept for {@code retentionMs} of ingest time after it became final, then dropped.
  */
 public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String, String>, CleanEvent, SessionRow>
     implements InterimRows<Tuple2<String, String>, SessionRow> {

@@ -25,9 +25,9 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  *
  * <p>Emissions: a key touched by an event is emitted right before the next checkpoint barrier (through {@link
  * InterimAtCheckpointOperator}; or, with {@code interimAtCheckpoint} off, at the next emit tick, processing time,
- * coalesced), and once with
- * {@code is_final=true} when the watermark reaches {@code window_end + L - 1}: no on-time event of the window can then
- * still come, since on time means {@code ingest_time <= event_time + L <= window_end - 1 + L}. Each emission carries
+ * coalesced), and once with {@code is_final=true} when the watermark reaches {@code window_end + L - 1}: no on-time
+ * event of the window can then still come, since on time means {@code ingest_time <= event_time + L <= window_end - 1
+ * + L}. Each emission carries
  * {@code version} = previous + 1, kept in checkpointed state, so a replay after a restore continues the same sequence
  * (anything emitted after the restored checkpoint was in an aborted Kafka transaction).
  *
