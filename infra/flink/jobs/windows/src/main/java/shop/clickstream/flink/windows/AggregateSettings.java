@@ -10,7 +10,8 @@ public final class AggregateSettings implements Serializable {
   public final long latenessMs;
   /**
    * Interim (non-final) rows of a changed key are emitted right before each checkpoint barrier (true: the job's default,
-   * through {@link InterimAtCheckpointOperator}), or on emit ticks of {@link #emitIntervalMs} (false).
+   * through {@link InterimAtCheckpointOperator}), or on emit ticks of {@link #emitIntervalMs} (false). Read only where
+   * the operator is chosen ({@link WindowsJob#aggregate}); the operator tells the aggregator.
    */
   public final boolean interimAtCheckpoint;
   /** With emit ticks: interim rows of a changed key are emitted at most once per interval (processing time). */

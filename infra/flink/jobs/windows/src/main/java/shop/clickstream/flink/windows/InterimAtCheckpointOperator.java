@@ -33,10 +33,11 @@ public final class InterimAtCheckpointOperator<K, IN, OUT> extends KeyedProcessO
 
   @Override
   public void open() throws Exception {
-    super.open();
     @SuppressWarnings("unchecked")
     InterimRows<K, OUT> aggregator = (InterimRows<K, OUT>) userFunction;
     interim = aggregator;
+    interim.emitAtBarrier();
+    super.open();
     out = new TimestampedCollector<>(output);
     watermark = Long.MIN_VALUE;
   }

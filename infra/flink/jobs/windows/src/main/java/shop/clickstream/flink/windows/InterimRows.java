@@ -8,6 +8,12 @@ import org.apache.flink.util.Collector;
  * remembers the keys it changed, and emits a key's changed rows when asked.
  */
 interface InterimRows<K, OUT> {
+  /**
+   * Called by the operator when it opens, before the aggregator's own {@code open}: from then on the aggregator
+   * remembers the keys it changes instead of registering emit ticks. Without this call it emits on ticks.
+   */
+  void emitAtBarrier();
+
   /** The keys changed since the last call (handed over: the aggregator starts a new set). */
   Set<K> takeChangedKeys();
 

@@ -65,6 +65,8 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   private transient Counter corrections;
   private transient Counter afterRetention;
   private transient Counter rows;
+  /** Set by {@link InterimAtCheckpointOperator}: interim rows at the barrier, not on emit ticks. */
+  private transient boolean atBarrier;
   /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
   private transient Set<Tuple2<String, String>> changedKeys;
 
@@ -111,11 +113,11 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     if (e.isProbe()) return;
     List<Session> all = state.value();
     if (all == null) all = new ArrayList<>();
-    // A dirty session means an emit tick is pending (every tick emits all of them), so none is registered below. With
-    // interim rows at the checkpoint barrier, the key is remembered instead.
-    boolean tickPending = settings.interimAtCheckpoint;
-    for (Session s : all) tickPending |= s.dirty;
-    if (settings.interimAtCheckpoint) changedKeys.add(ctx.getCurrentKey());
+    // With interim rows at the checkpoint barrier, the key is remembered. On emit ticks, a dirty session means a tick
+    // is pending (every tick emits all of them), so one is registered only when none is.
+    boolean needsTick = !atBarrier;
+    for (Session s : all) needsTick &= !s.dirty;
+    if (atBarrier) changedKeys.add(ctx.getCurrentKey());
     long t = e.eventTime;
     Session merged = new Session();
     merged.start = t;
@@ -161,7 +163,7 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     all.sort(Comparator.comparingLong(s -> s.start));
     state.update(all);
 
-    registerTimers(merged, touched, ctx.timerService(), now, tickPending);
+    registerTimers(merged, touched, ctx.timerService(), now, needsTick);
   }
 
   /**
@@ -171,13 +173,13 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
    * {@link #finalAt}, which, when it fires early, moves on to the session's finality then; a session gets its
    * retention timer once the watermark has reached its finality; a dirty session has an emit tick pending.
    */
-  private void registerTimers(Session merged, List<Session> touched, TimerService timers, long now, boolean tickPending) {
+  private void registerTimers(Session merged, List<Session> touched, TimerService timers, long now, boolean needsTick) {
     // A touched session that is not final has its timer pending, at or before its finality, so at or before the merged
     // one's. A correction of a final session registers it again: it fires at the next watermark (emits it as final).
     boolean finPending = false;
     for (Session s : touched) finPending |= !s.finalEmitted;
     if (!finPending || merged.finalEmitted) timers.registerEventTimeTimer(finalAt(merged));
-    if (!tickPending) timers.registerProcessingTimeTimer(settings.nextEmitTick(now));
+    if (needsTick) timers.registerProcessingTimeTimer(settings.nextEmitTick(now));
   }
 
   /** {@code events_after_retention} of this instance (for tests). */
@@ -223,6 +225,11 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     all.removeAll(expired);
     if (all.isEmpty()) state.clear();
     else state.update(all);
+  }
+
+  @Override
+  public void emitAtBarrier() {
+    atBarrier = true;
   }
 
   @Override

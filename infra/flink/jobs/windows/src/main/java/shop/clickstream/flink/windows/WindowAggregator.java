@@ -24,7 +24,7 @@ import shop.clickstream.flink.support.BulkStringSerializer;
  * contents never depend on the watermark. The watermark (ingest time, see {@link WindowsJob}) decides only {@code is_final}.
  *
  * <p>Emissions: a key touched by an event is emitted right before the next checkpoint barrier (through {@link
- * InterimAtCheckpointOperator}; or, with {@code interimAtCheckpoint} off, at the next emit tick, processing time,
+ * InterimAtCheckpointOperator}; or, run by Flink's own operator, at the next emit tick, processing time,
  * coalesced), and once with {@code is_final=true} when the watermark reaches {@code window_end + L - 1}: no on-time
  * event of the window can then still come, since on time means {@code ingest_time <= event_time + L <= window_end - 1
  * + L}. Each emission carries
@@ -88,6 +88,8 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   private transient MapState<String, Boolean> sessions;
   /** Keys whose other form was already folded in since this instance started. */
   private transient Set<String> folded;
+  /** Set by {@link InterimAtCheckpointOperator}: interim rows at the barrier, not on emit ticks. */
+  private transient boolean atBarrier;
   /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
   private transient Set<String> changedKeys;
   private transient Counter corrections;
@@ -155,7 +157,7 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     a.amountCentsSum += e.amountCents == null ? 0 : e.amountCents;
     if (addSession(e.sessionId)) a.distinctSessions++;
     if (a.finalEmitted) corrections.inc();
-    if (settings.interimAtCheckpoint) {
+    if (atBarrier) {
       changedKeys.add(ctx.getCurrentKey());
     } else if (!a.dirty) {
       ctx.timerService().registerProcessingTimeTimer(settings.nextEmitTick(ctx.timerService().currentProcessingTime()));
@@ -189,6 +191,11 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
       emit(a, isFinal, ctx.timerService().currentProcessingTime(), out);
       acc.update(a);
     }
+  }
+
+  @Override
+  public void emitAtBarrier() {
+    atBarrier = true;
   }
 
   @Override
