@@ -1,13 +1,17 @@
 package shop.clickstream.flink.windows;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Runs an aggregator as {@link KeyedProcessOperator} does, and emits the interim rows of every key it changed right
- * before each checkpoint barrier ({@link #prepareSnapshotPreBarrier}), instead of on emit ticks.
+ * Runs an aggregator as {@link KeyedProcessOperator} does, remembers every key it feeds an event, and emits those
+ * keys' interim rows right before each checkpoint barrier ({@link #prepareSnapshotPreBarrier}), instead of on emit
+ * ticks. A key whose event changed nothing (the session aggregator ignores the probe's events) emits nothing.
  *
  * <p>Why at the barrier: the sinks are transactional, so a row becomes readable only when the checkpoint after it
  * commits. A row emitted just before the barrier is in that checkpoint's transaction; a tick's row waits up to one tick
@@ -24,6 +28,8 @@ public final class InterimAtCheckpointOperator<K, IN, OUT> extends KeyedProcessO
   /** The user function, the aggregator: the constructor's bound makes the cast safe. */
   private transient InterimRows<K, OUT> interim;
   private transient TimestampedCollector<OUT> out;
+  /** Keys fed an event since the last barrier. */
+  private transient Set<K> changedKeys;
   /** The operator's watermark, as its timers see it (Long.MIN_VALUE until the first, also after a restore). */
   private transient long watermark;
 
@@ -39,7 +45,16 @@ public final class InterimAtCheckpointOperator<K, IN, OUT> extends KeyedProcessO
     interim.emitAtBarrier();
     super.open();
     out = new TimestampedCollector<>(output);
+    changedKeys = new HashSet<>();
     watermark = Long.MIN_VALUE;
+  }
+
+  @Override
+  public void processElement(StreamRecord<IN> element) throws Exception {
+    super.processElement(element);
+    @SuppressWarnings("unchecked")
+    K key = (K) getCurrentKey(); // the key of this element, set by the task before processElement
+    changedKeys.add(key);
   }
 
   @Override
@@ -65,9 +80,10 @@ public final class InterimAtCheckpointOperator<K, IN, OUT> extends KeyedProcessO
     long now = getProcessingTimeService().getCurrentProcessingTime();
     // Like a processing-time timer's rows: no record timestamp.
     out.eraseTimestamp();
-    for (K key : interim.takeChangedKeys()) {
+    for (K key : changedKeys) {
       setCurrentKey(key);
       interim.emitChanged(key, watermark, now, out);
     }
+    changedKeys.clear();
   }
 }

@@ -2,9 +2,7 @@ package shop.clickstream.flink.windows;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -67,8 +65,6 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   private transient Counter rows;
   /** Set by {@link InterimAtCheckpointOperator}: interim rows at the barrier, not on emit ticks. */
   private transient boolean atBarrier;
-  /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
-  private transient Set<Tuple2<String, String>> changedKeys;
 
   public SessionAggregator(AggregateSettings settings) {
     this.settings = settings;
@@ -105,7 +101,6 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
     afterRetention = getRuntimeContext().getMetricGroup().counter("events_after_retention");
     rows = getRuntimeContext().getMetricGroup().counter("session_rows_out");
-    changedKeys = new HashSet<>();
   }
 
   @Override
@@ -113,11 +108,10 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
     if (e.isProbe()) return;
     List<Session> all = state.value();
     if (all == null) all = new ArrayList<>();
-    // With interim rows at the checkpoint barrier, the key is remembered. On emit ticks, a dirty session means a tick
-    // is pending (every tick emits all of them), so one is registered only when none is.
+    // On emit ticks, a dirty session means a tick is pending (every tick emits all of them), so one is registered only
+    // when none is. At the barrier no tick is needed.
     boolean needsTick = !atBarrier;
     for (Session s : all) needsTick &= !s.dirty;
-    if (atBarrier) changedKeys.add(ctx.getCurrentKey());
     long t = e.eventTime;
     Session merged = new Session();
     merged.start = t;
@@ -230,13 +224,6 @@ public final class SessionAggregator extends KeyedProcessFunction<Tuple2<String,
   @Override
   public void emitAtBarrier() {
     atBarrier = true;
-  }
-
-  @Override
-  public Set<Tuple2<String, String>> takeChangedKeys() {
-    Set<Tuple2<String, String>> keys = changedKeys;
-    changedKeys = new HashSet<>();
-    return keys;
   }
 
   /** Every changed session of the key, as an emit tick would; expiry stays with the event-time timers. */

@@ -90,8 +90,6 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   private transient Set<String> folded;
   /** Set by {@link InterimAtCheckpointOperator}: interim rows at the barrier, not on emit ticks. */
   private transient boolean atBarrier;
-  /** Keys changed since the last checkpoint barrier (with interim rows at the barrier). */
-  private transient Set<String> changedKeys;
   private transient Counter corrections;
   private transient Counter afterRetention;
   private transient Counter rows;
@@ -129,7 +127,6 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     sessionSet = getRuntimeContext().getState(new ValueStateDescriptor<>("window-session-set", SessionIdSetSerializer.INSTANCE));
     sessions = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sessions", Types.STRING, Types.BOOLEAN));
     folded = new HashSet<>();
-    changedKeys = new HashSet<>();
     corrections = getRuntimeContext().getMetricGroup().counter("corrections_after_final");
     afterRetention = getRuntimeContext().getMetricGroup().counter("events_after_retention");
     rows = getRuntimeContext().getMetricGroup().counter("window_rows_out");
@@ -157,9 +154,7 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
     a.amountCentsSum += e.amountCents == null ? 0 : e.amountCents;
     if (addSession(e.sessionId)) a.distinctSessions++;
     if (a.finalEmitted) corrections.inc();
-    if (atBarrier) {
-      changedKeys.add(ctx.getCurrentKey());
-    } else if (!a.dirty) {
+    if (!atBarrier && !a.dirty) {
       ctx.timerService().registerProcessingTimeTimer(settings.nextEmitTick(ctx.timerService().currentProcessingTime()));
     }
     a.dirty = true;
@@ -196,13 +191,6 @@ public final class WindowAggregator extends KeyedProcessFunction<String, CleanEv
   @Override
   public void emitAtBarrier() {
     atBarrier = true;
-  }
-
-  @Override
-  public Set<String> takeChangedKeys() {
-    Set<String> keys = changedKeys;
-    changedKeys = new HashSet<>();
-    return keys;
   }
 
   @Override

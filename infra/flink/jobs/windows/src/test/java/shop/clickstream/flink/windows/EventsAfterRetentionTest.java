@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class EventsAfterRetentionTest {
   private static final long L = 5_000;
   private static final long RETENTION = 60_000;
-  private static final AggregateSettings SETTINGS = new AggregateSettings(L, true, 1_000, RETENTION);
+  private static final AggregateSettings SETTINGS = new AggregateSettings(L, 1_000, RETENTION);
 
   @Test
   void aWindowEventAfterItsStateWasDroppedIsCounted() throws Exception {
