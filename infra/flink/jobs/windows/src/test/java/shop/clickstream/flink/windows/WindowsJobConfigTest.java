@@ -21,6 +21,7 @@ class WindowsJobConfigTest {
     assertEquals("events.late", c.lateTopic);
     assertEquals("flink-windows", c.transactionalIdPrefix);
     assertEquals(900_000, c.stateRetentionMs);
+    assertEquals(10_000, c.checkpointIntervalMs);
     assertFalse(c.changelog);
   }
 
@@ -86,11 +87,11 @@ class WindowsJobConfigTest {
   @Test
   void aTransactionMustOutliveFailedCheckpointsAndTheRestartBudget() {
     WindowsJobConfig c = WindowsJobConfig.parse(new String[0]);
-    // 1 h, the brokers' maximum, less 6 x 65 s of failed checkpoints: 53.5 minutes of downtime.
-    assertEquals(3_600_000 - 6 * 65_000, c.maxDowntimeMs());
+    // 1 h, the brokers' maximum, less 6 x (60 s timeout + 10 s interval) of failed checkpoints: 53 minutes of downtime.
+    assertEquals(3_600_000 - 6 * 70_000, c.maxDowntimeMs());
     var e = assertThrows(IllegalArgumentException.class,
         () -> WindowsJobConfig.parse(new String[] {"--transaction-timeout-ms", "900000"}));
-    assertTrue(e.getMessage().startsWith("--transaction-timeout-ms='900000': expected at least 990000"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("--transaction-timeout-ms='900000': expected at least 1020000"), e.getMessage());
   }
 
   @Test
