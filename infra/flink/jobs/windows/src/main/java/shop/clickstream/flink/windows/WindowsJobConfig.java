@@ -83,9 +83,8 @@ public final class WindowsJobConfig implements Serializable {
     // Deterministic (not random) so that a restarted job aborts the transactions its predecessor left open.
     transactionalIdPrefix = a.text("transactional-id-prefix", "flink-" + jobName);
     startingOffsets = a.oneOf("starting-offsets", "committed", KafkaSources.STARTING_OFFSETS);
-    // 10 s: the heap backend copies the whole retained state (about 100 MB at 3,000 events/s) at every checkpoint, and
-    // interim rows go out at each barrier; 5 s cost 0.06-0.09 cores more for windows rows about 6 s fresher (docs/FLINK.md,
-    // "Checkpoint interval").
+    // 10 s, not 5: each checkpoint copies the whole heap state and emits the interim rows (docs/FLINK.md, "Checkpoint
+    // interval").
     checkpointIntervalMs = a.number("checkpoint-interval-ms", 10_000, 100, 600_000);
     checkpointDir = a.optional("checkpoint-dir");
     parallelism = (int) a.number("parallelism", 1, 1, 64);
