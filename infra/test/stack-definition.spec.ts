@@ -225,6 +225,13 @@ describe('Kafka node template', () => {
     );
   });
 
+  it('never creates a topic on a client\'s request, here and in compose (docs/KAFKA.md, "Topics are created, never auto-created")', () => {
+    expect(props.get('auto.create.topics.enable')).toBe('false');
+    expect(read('infra/compose/docker-compose.yml')).toMatch(
+      /KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false'\n/,
+    );
+  });
+
   it('keeps at most the newest 256 MiB of a partition, in 64 MiB segments, here and in compose (docs/KAFKA.md)', () => {
     expect(Number(props.get('log.retention.bytes'))).toBe(256 * 2 ** 20);
     expect(Number(props.get('log.segment.bytes'))).toBe(64 * 2 ** 20);

@@ -1,6 +1,8 @@
 // Smoke checks against the local Kafka cluster, one JVM per call (run as a single-file Java program).
 // produce-consume <bootstrap> <topic> <n>: RF-3 topic, n records with acks=all, read back read_committed, delete.
 // count <bootstrap> <topic> <n>: the topic holds exactly n records (committed), then delete it.
+// create <bootstrap> <topic> <n>: an RF-3 topic of n partitions, for a writer that does not create its own (the
+// brokers never auto-create one).
 import java.time.Duration;
 import java.util.*;
 import org.apache.kafka.clients.admin.*;
@@ -25,6 +27,11 @@ public class KafkaSmoke {
     Properties ap = new Properties();
     ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (Admin admin = Admin.create(ap)) {
+      if (mode.equals("create")) {
+        admin.createTopics(List.of(new NewTopic(topic, n, (short) 3))).all().get();
+        System.out.println("ok create " + topic + " partitions=" + n);
+        return;
+      }
       try {
         if (mode.equals("produce-consume")) {
           admin.createTopics(List.of(new NewTopic(topic, 3, (short) 3))).all().get();

@@ -69,7 +69,12 @@ const OPTIONS = {
     default: '127.0.0.1:19092,127.0.0.1:29092,127.0.0.1:39092',
     help: 'Kafka bootstrap servers, host:port[,host:port...]',
   },
-  topic: { flag: '--topic', env: 'GENERATOR_TOPIC', default: TOPICS.raw, help: 'topic to send to' },
+  topic: {
+    flag: '--topic',
+    env: 'GENERATOR_TOPIC',
+    default: TOPICS.raw,
+    help: 'topic to send to; it must exist (the brokers create no topic on demand)',
+  },
   via: {
     flag: '--via',
     env: 'GENERATOR_VIA',

@@ -300,6 +300,41 @@ describe('generator against the real cluster', () => {
     expect(table).toContain('unknown');
   });
 
+  it('the CLI refuses a --topic that does not exist at once (exit 2, naming it): the brokers create no topic on demand', async () => {
+    const topic = `it.generator.missing.${randomUUID().slice(0, 8)}`;
+    const child = spawn(
+      process.execPath,
+      [
+        MAIN,
+        '--count',
+        '10',
+        '--seed',
+        '4',
+        '--topic',
+        topic,
+        '--bootstrap',
+        BOOTSTRAP,
+        '--results-dir',
+        dir,
+        '--log-level',
+        'warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect({ code, stdout, stderr }).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining(`--topic ${topic}: no such topic`) as unknown,
+    });
+    // Asking did not create it.
+    await expect(readTopic({ ...client, topic })).rejects.toThrow(/Unknown topic/);
+  });
+
   it('a dry run of the CLI writes a ledger without touching Kafka', async () => {
     const child = spawn(
       process.execPath,
