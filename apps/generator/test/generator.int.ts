@@ -45,6 +45,25 @@ async function freshTopic(): Promise<string> {
   return topic;
 }
 
+/** Runs the built CLI to its exit with `args`, results under the suite's directory and warn-level logs. */
+async function runCli(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [MAIN, ...args, '--results-dir', dir, '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
 /** Checks a topic against a ledger; returns the evidence as plain data so that a failure shows it. */
 function reconcile(rows: LedgerRow[], records: InRecord[], runId: string): Record<string, unknown> {
   const bySeq = new Map<number, InRecord[]>();
@@ -302,31 +321,17 @@ describe('generator against the real cluster', () => {
 
   it('the CLI refuses a --topic that does not exist at once (exit 2, naming it): the brokers create no topic on demand', async () => {
     const topic = `it.generator.missing.${randomUUID().slice(0, 8)}`;
-    const child = spawn(
-      process.execPath,
-      [
-        MAIN,
-        '--count',
-        '10',
-        '--seed',
-        '4',
-        '--topic',
-        topic,
-        '--bootstrap',
-        BOOTSTRAP,
-        '--results-dir',
-        dir,
-        '--log-level',
-        'warn',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect({ code, stdout, stderr }).toMatchObject({
+    const out = await runCli([
+      '--count',
+      '10',
+      '--seed',
+      '4',
+      '--topic',
+      topic,
+      '--bootstrap',
+      BOOTSTRAP,
+    ]);
+    expect(out).toMatchObject({
       code: 2,
       stdout: '',
       stderr: expect.stringContaining(`--topic ${topic}: no such topic`) as unknown,
@@ -336,30 +341,18 @@ describe('generator against the real cluster', () => {
   });
 
   it('a dry run of the CLI writes a ledger without touching Kafka', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        MAIN,
-        '--dry-run',
-        '--count',
-        '1000',
-        '--seed',
-        '3',
-        '--start-time',
-        '1764000000000',
-        '--results-dir',
-        dir,
-        '--bootstrap',
-        '127.0.0.1:1',
-        '--log-level',
-        'warn',
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let stdout = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
+    const { code, stdout, stderr } = await runCli([
+      '--dry-run',
+      '--count',
+      '1000',
+      '--seed',
+      '3',
+      '--start-time',
+      '1764000000000',
+      '--bootstrap',
+      '127.0.0.1:1',
+    ]);
+    expect({ code, stderr }).toMatchObject({ code: 0 }); // a failure shows stderr
     const summary = JSON.parse(stdout.trim()) as RunSummary;
     expect([summary.run_id, summary.sends, summary.not_sent, summary.dry_run]).toEqual([
       'gen-3-1764000000000',
