@@ -1,10 +1,6 @@
 /** Generator entry point: parse config, build the logger and the sink, run, handle SIGTERM, print a one-line JSON summary. */
 
-import {
-  createIdempotentProducer,
-  endOffsets,
-  type KafkaClientOptions,
-} from '@clickstream/kafka-tx';
+import { createIdempotentProducer, topicExists } from '@clickstream/kafka-tx';
 import { configOrExit } from '@clickstream/cli-config';
 import { loadConfig, usage } from './config';
 import { httpSink } from './http-sink';
@@ -39,16 +35,17 @@ async function main(): Promise<number> {
     // 1000 events per request is the collector's default --max-events; 15 s outlasts its 10 s ack timeout.
     sink = httpSink({ url: collectorUrl, maxPerRequest: 1000, timeoutMs: 15_000 });
   } else {
-    const missing = await missingTopic(
-      {
-        bootstrap: options.bootstrap ?? '',
-        clientId: 'generator-topic-check',
-        logger: logger.child({ module: 'kafka-tx' }),
-      },
-      options.topic,
-    );
-    if (missing !== null) {
-      process.stderr.write(`generator: ${missing}\n`);
+    // The brokers create no topic on demand (docs/KAFKA.md), and librdkafka would hold each send until its wait for
+    // the topic ran out (topic.metadata.propagation.max.ms, 30 s): a missing --topic is a configuration error.
+    const client = {
+      bootstrap: options.bootstrap ?? '',
+      clientId: 'generator-topic-check',
+      logger,
+    };
+    if (!(await topicExists(client, options.topic))) {
+      process.stderr.write(
+        `generator: --topic ${options.topic}: no such topic on ${client.bootstrap}; create it first (the stack's own topics: bash infra/local/stack.sh up)\n`,
+      );
       return EXIT.config;
     }
     const producer = await createIdempotentProducer({
@@ -77,22 +74,6 @@ async function main(): Promise<number> {
     await sink.close();
   }
   return EXIT.ok;
-}
-
-/**
- * The brokers create no topic on demand (docs/KAFKA.md, "Topics are created, never auto-created"), , and librdkafka
- * would hold each send until its wait for the topic runs out (topic.metadata.propagation.max.ms, 30 s by default): a
- * missing --topic is a configuration error, said at once. Returns what is wrong, or null; an unreachable cluster is not this error and throws.
- */
-async function missingTopic(client: KafkaClientOptions, topic: string): Promise<string | null> {
-  try {
-    await endOffsets(client, topic, 'read_uncommitted');
-    return null;
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if (!/Unknown topic/i.test(message)) throw err;
-    return `--topic ${topic}: no such topic on ${client.bootstrap} (${message}); create it first (the stack's own topics: bash infra/local/stack.sh up)`;
-  }
 }
 
 main().then(

@@ -48,6 +48,22 @@ export async function partitionsOf(
   return d.partitions.map((p) => p.partition).sort((x, y) => x - y);
 }
 
+/**
+ * Whether the topic exists. The brokers create no topic on demand (docs/KAFKA.md), so a writer checks
+ * first; rejects on any other error (an unreachable cluster is not a missing topic).
+ */
+export async function topicExists(o: KafkaClientOptions, topic: string): Promise<boolean> {
+  return withAdmin(o, async (a, timeoutMs) => {
+    const [d] = await describeTopics(a, [topic], timeoutMs);
+    if (d?.error && errorCode(d.error) === RD_CODES.ERR_UNKNOWN_TOPIC_OR_PART) return false;
+    if (d === undefined || d.error)
+      throw new Error(
+        `kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`,
+      );
+    return true;
+  });
+}
+
 /** Creates every missing topic (an existing one is left as it is) and waits until each partition has a leader. */
 export async function createTopics(o: KafkaClientOptions, topics: TopicSpec[]): Promise<void> {
   await withAdmin(o, async (a, timeoutMs) => {

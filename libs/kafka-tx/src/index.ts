@@ -29,6 +29,7 @@ export {
   createTopics,
   deleteTopics,
   deleteRecordsBefore,
+  topicExists,
   transactionCoordinator,
   transactionStatePartition,
 } from './admin';

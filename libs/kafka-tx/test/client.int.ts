@@ -2,6 +2,7 @@ import {
   committedLag,
   createIdempotentProducer,
   createTopics,
+  topicExists,
   deleteRecordsBefore,
   deleteTopics,
   endOffsets,
@@ -29,6 +30,8 @@ describe('topics, producer, readTopic, offsets', () => {
 
   it('creates topics idempotently', async () => {
     await expect(createTopics(o, [{ topic, partitions: 3 }])).resolves.toBeUndefined();
+    expect(await topicExists(o, topic)).toBe(true);
+    expect(await topicExists(o, `${topic}.never-created`)).toBe(false);
     expect([...(await endOffsets(o, topic)).keys()].sort()).toEqual([0, 1, 2]);
   });
 
