@@ -232,6 +232,15 @@ describe('Kafka node template', () => {
     );
   });
 
+  it('gives each partition back to its preferred leader when the stack starts, here and in compose (docs/KAFKA.md, "Leaders")', () => {
+    expect(read('infra/local/kafka/EnsureTopics.java')).toMatch(
+      /admin\.electLeaders\(ElectionType\.PREFERRED, null\)/,
+    );
+    expect(read('infra/compose/docker-compose.yml')).toMatch(
+      /kafka-leader-election\.sh --bootstrap-server kafka-1:9092 --election-type PREFERRED \\\n\s+--all-topic-partitions/,
+    );
+  });
+
   it('keeps at most the newest 256 MiB of a partition, in 64 MiB segments, here and in compose (docs/KAFKA.md)', () => {
     expect(Number(props.get('log.retention.bytes'))).toBe(256 * 2 ** 20);
     expect(Number(props.get('log.segment.bytes'))).toBe(64 * 2 ** 20);

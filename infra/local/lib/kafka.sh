@@ -123,4 +123,5 @@ kafka_topics() {
     -- "$(kafka_bootstrap)" "$PARTITIONS" 3 "${topics[@]}" >"$out" 2>&1 ||
     { tail -n 20 "$out" >&2; die "creating topics failed (log: ${out#"$REPO_ROOT"/})"; }
   log "topics: $(grep -c '^created' "$out") created, $(grep -c '^exists' "$out") existing (partitions=$PARTITIONS, rf=3)"
+  log "$(grep -m1 '^leaders: ' "$out" || echo 'leaders: not elected (see '"${out#"$REPO_ROOT"/}"')')"
 }
