@@ -55,24 +55,31 @@ public class EnsureTopics {
   // back only at its next imbalance check (leader.imbalance.check.interval.seconds): one node would do all the
   // leaders' work for the first minutes of a run (docs/KAFKA.md, "Leaders"). So elect each partition's preferred
   // leader now; one whose preferred replica is not in sync yet is asked again for up to 30 s, then left to the controller.
+  // Leaders are a matter of cost, not of correctness: a failed election is reported, never fatal.
   static void electPreferredLeaders(Admin admin) throws Exception {
     long deadline = System.currentTimeMillis() + 30_000;
     int moved = 0;
     while (true) {
-      Map<TopicPartition, Optional<Throwable>> result = admin.electLeaders(ElectionType.PREFERRED, null).partitions().get();
-      Map<TopicPartition, Throwable> pending = new LinkedHashMap<>();
-      for (Map.Entry<TopicPartition, Optional<Throwable>> e : result.entrySet()) {
-        if (e.getValue().isEmpty()) moved++;
-        else if (!(e.getValue().get() instanceof ElectionNotNeededException)) pending.put(e.getKey(), e.getValue().get());
-      }
-      if (pending.isEmpty()) {
-        System.out.println("leaders: " + moved + " partitions moved to their preferred leader");
-        return;
+      String notYet;
+      try {
+        Map<TopicPartition, Optional<Throwable>> result = admin.electLeaders(ElectionType.PREFERRED, null).partitions().get();
+        Map<TopicPartition, Throwable> pending = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, Optional<Throwable>> e : result.entrySet()) {
+          if (e.getValue().isEmpty()) moved++;
+          else if (!(e.getValue().get() instanceof ElectionNotNeededException)) pending.put(e.getKey(), e.getValue().get());
+        }
+        if (pending.isEmpty()) {
+          System.out.println("leaders: " + moved + " partitions moved to their preferred leader");
+          return;
+        }
+        Map.Entry<TopicPartition, Throwable> first = pending.entrySet().iterator().next();
+        notYet = pending.size() + " not yet (" + first.getKey() + ": " + first.getValue().getMessage() + ")";
+      } catch (ExecutionException e) {
+        notYet = "the election failed (" + e.getCause() + ")";
       }
       if (System.currentTimeMillis() > deadline) {
-        Map.Entry<TopicPartition, Throwable> first = pending.entrySet().iterator().next();
-        System.out.println("leaders: " + moved + " partitions moved to their preferred leader, " + pending.size()
-            + " not yet (" + first.getKey() + ": " + first.getValue().getMessage() + "); the controller moves them later");
+        System.out.println("leaders: " + moved + " partitions moved to their preferred leader, " + notYet
+            + "; the controller moves them later");
         return;
       }
       Thread.sleep(1000);
