@@ -3,6 +3,7 @@
 
   thread_ticks.py snapshot NAME=PID ...   -> JSON {name: {tid: [thread name, ticks]}} on stdout
   top(before, after, seconds, n=6)         -> {name: [{thread, cores}, ...]} (imported by bench-stack)
+  jit(before, after, seconds)              -> {name: cores} of the JVMs' JIT compiler threads (imported too)
 
 `top` groups a process's threads by name with trailing digits dropped (a pool's workers
 "data-plane-kafka-request-handler-0", "-1" count as one) and keeps the N largest (default 6).
@@ -49,6 +50,29 @@ def top(before, after, seconds, n=6):
             groups[key] = groups.get(key, 0) + delta
         ranked = sorted(groups.items(), key=lambda kv: -kv[1])[:n]
         result[name] = [{"thread": k, "cores": round(v / hz / seconds, 4)} for k, v in ranked if v > 0]
+    return result
+
+
+# HotSpot's compiler threads are "C1 CompilerThread0", "C2 CompilerThread1" (cut to 15 characters by the kernel).
+JIT_THREAD = re.compile(r"^C[12] CompilerThre")
+
+
+def jit(before, after, seconds):
+    """Cores each process's JIT compiler threads took in the window; processes without any are left out.
+
+    A JVM compiles its hot code in its first minutes under a new load, so a window right after a start
+    (stack.sh up, restart-node) measures the compilers as well as the work: the figure says how much.
+    """
+    hz = os.sysconf("SC_CLK_TCK")
+    result = {}
+    for name, threads in after.items():
+        ticks = 0
+        for tid, (comm, t) in threads.items():
+            if JIT_THREAD.match(comm):
+                earlier = before.get(name, {}).get(tid)
+                ticks += t - (earlier[1] if earlier else 0)
+        if ticks > 0:
+            result[name] = round(ticks / hz / seconds, 4)
     return result
 
 
