@@ -133,6 +133,6 @@ public final class CleanJob {
   static KafkaSink<ValidRecord> cleanSink(CleanJobConfig c) {
     // The transaction timeout outlasts the worst run of failed checkpoints plus a restart (CleanJobConfig).
     return KafkaSinks.exactlyOnce(c.bootstrap, new CleanRecordSerializer(c.cleanTopic), c.transactionalIdPrefix,
-        c.transactionTimeoutMs, c.sinkCompression);
+        c.transactionTimeoutMs, c.sinkCompression, c.sinkLingerMs);
   }
 }

@@ -19,7 +19,8 @@ public final class CleanJobConfig implements Serializable {
       "iceberg-snapshot-max-age-ms", "iceberg-snapshots-retained", "iceberg-expiry-interval-ms",
       "iceberg-commit-interval-ms", "rocksdb-compaction", "rocksdb-compaction-trigger",
       "rocksdb-bloom-filter", "rocksdb-partitioned-index", "iceberg-compaction-commits", "iceberg-compaction-target-mb",
-      "iceberg-compaction-max-mb", "iceberg-compaction-poll-s", "changelog", "sink-compression");
+      "iceberg-compaction-max-mb", "iceberg-compaction-poll-s", "changelog", "sink-compression",
+      "sink-linger-ms");
 
   public final String jobName;
   public final String bootstrap;
@@ -105,6 +106,8 @@ public final class CleanJobConfig implements Serializable {
   public final long icebergCompactionPollS;
   /** The Kafka sinks' compression.type: {@link KafkaSinks#DEFAULT_COMPRESSION} unless given. */
   public final String sinkCompression;
+  /** The Kafka sinks' linger.ms: {@link KafkaSinks#DEFAULT_LINGER_MS} unless given. */
+  public final long sinkLingerMs;
   /** Producer transaction.timeout.ms; must not exceed the brokers' transaction.max.timeout.ms (3600000). */
   public final long transactionTimeoutMs;
   /**
@@ -161,6 +164,7 @@ public final class CleanJobConfig implements Serializable {
     icebergCompactionMaxMb = a.number("iceberg-compaction-max-mb", 128, 1, 1_000_000);
     icebergCompactionPollS = a.number("iceberg-compaction-poll-s", 60, 1, 3_600);
     sinkCompression = a.oneOf("sink-compression", KafkaSinks.DEFAULT_COMPRESSION, KafkaSinks.COMPRESSION);
+    sinkLingerMs = a.number("sink-linger-ms", KafkaSinks.DEFAULT_LINGER_MS, 0, KafkaSinks.MAX_LINGER_MS);
     transactionTimeoutMs = a.number("transaction-timeout-ms", BROKER_MAX_TRANSACTION_TIMEOUT_MS, 60_000,
         BROKER_MAX_TRANSACTION_TIMEOUT_MS);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, BROKER_MAX_TRANSACTION_TIMEOUT_MS);

@@ -16,6 +16,17 @@ public final class KafkaSinks {
    * cores in the clean job's task thread (docs/MEASUREMENTS.md, "The Flink sinks' compression").
    */
   public static final String DEFAULT_COMPRESSION = "lz4";
+  /**
+   * The sinks' linger.ms unless a job's {@code --sink-linger-ms} says otherwise. Nothing a sink writes is visible
+   * before the checkpoint commits its transaction, and the commit first flushes whatever is buffered, so a linger up
+   * to the checkpoint interval costs no freshness: it only sets how many produce requests (and follower fetches) a
+   * checkpoint's records take (docs/KAFKA.md, "Producers' linger").
+   */
+  public static final long DEFAULT_LINGER_MS = 50;
+  /** The most {@code --sink-linger-ms} takes: below the producer's delivery.timeout.ms less its request.timeout.ms. */
+  public static final long MAX_LINGER_MS = 60_000;
+  /** batch.size: room for a long linger's records, where Kafka's 16 KB would send a batch every few hundred records. */
+  public static final int BATCH_BYTES = 262_144;
 
   private KafkaSinks() {}
 
@@ -26,26 +37,28 @@ public final class KafkaSinks {
    * and commit ({@link Checkpointing#requireTransactionTimeout}).
    */
   public static <T> KafkaSink<T> exactlyOnce(String bootstrap, KafkaRecordSerializationSchema<T> serializer,
-      String transactionalIdPrefix, long transactionTimeoutMs, String compression) {
+      String transactionalIdPrefix, long transactionTimeoutMs, String compression, long lingerMs) {
     return KafkaSink.<T>builder()
         .setBootstrapServers(bootstrap)
         .setRecordSerializer(serializer)
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
         .setTransactionalIdPrefix(transactionalIdPrefix)
-        .setKafkaProducerConfig(producerProperties(transactionTimeoutMs, compression))
+        .setKafkaProducerConfig(producerProperties(transactionTimeoutMs, compression, lingerMs))
         .build();
   }
 
   /** The sink's producer settings besides the bootstrap servers and the transactional ids. */
-  public static Properties producerProperties(long transactionTimeoutMs, String compression) {
+  public static Properties producerProperties(long transactionTimeoutMs, String compression, long lingerMs) {
     if (!COMPRESSION.contains(compression)) {
       throw new IllegalArgumentException("sink compression '" + compression + "': expected one of " + COMPRESSION);
     }
+    if (lingerMs < 0 || lingerMs > MAX_LINGER_MS) {
+      throw new IllegalArgumentException("sink linger " + lingerMs + " ms: expected 0 to " + MAX_LINGER_MS);
+    }
     Properties p = new Properties();
     p.setProperty("transaction.timeout.ms", Long.toString(transactionTimeoutMs));
-    // Nothing is visible before the checkpoint commits the transaction, so waiting 50 ms for fuller batches costs no
-    // freshness and saves the brokers a request per few records (docs/KAFKA.md, "Producers' linger").
-    p.setProperty("linger.ms", "50");
+    p.setProperty("linger.ms", Long.toString(lingerMs));
+    p.setProperty("batch.size", Integer.toString(BATCH_BYTES));
     p.setProperty("acks", "all");
     p.setProperty("compression.type", compression);
     return p;

@@ -133,6 +133,6 @@ public final class WindowsJob {
   static <T> KafkaSink<T> sink(WindowsJobConfig c, String topic, KafkaRecordSerializationSchema<T> serializer) {
     // One prefix per sink (transactional ids must not collide between the three sinks of the job).
     return KafkaSinks.exactlyOnce(c.bootstrap, serializer, c.transactionalIdPrefix + "-" + topic, c.transactionTimeoutMs,
-        c.sinkCompression);
+        c.sinkCompression, c.sinkLingerMs);
   }
 }

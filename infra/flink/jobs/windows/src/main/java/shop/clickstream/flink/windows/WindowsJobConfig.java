@@ -16,7 +16,8 @@ public final class WindowsJobConfig implements Serializable {
       "job-name", "bootstrap", "clean-topic", "windows-topic", "sessions-topic", "late-topic", "group-id",
       "transactional-id-prefix", "starting-offsets", "checkpoint-interval-ms", "checkpoint-dir", "parallelism",
       "state-backend", "transaction-timeout-ms", "restart-budget-ms", "lateness-ms", "out-of-orderness-ms", "idleness-ms",
-      "interim-rows", "emit-interval-ms", "state-retention-ms", "changelog", "sink-compression");
+      "interim-rows", "emit-interval-ms", "state-retention-ms", "changelog", "sink-compression",
+      "sink-linger-ms");
 
   public final String jobName;
   public final String bootstrap;
@@ -48,6 +49,8 @@ public final class WindowsJobConfig implements Serializable {
   public final boolean changelog;
   /** The Kafka sinks' compression.type: {@link KafkaSinks#DEFAULT_COMPRESSION} unless given. */
   public final String sinkCompression;
+  /** The Kafka sinks' linger.ms: {@link KafkaSinks#DEFAULT_LINGER_MS} unless given. */
+  public final long sinkLingerMs;
   /** Producer transaction.timeout.ms of the three sinks; at most the brokers' transaction.max.timeout.ms. */
   public final long transactionTimeoutMs;
   /** How long the job may be down and still commit every transaction its last checkpoint holds. */
@@ -91,6 +94,7 @@ public final class WindowsJobConfig implements Serializable {
     stateBackend = a.oneOf("state-backend", DEFAULT_STATE_BACKEND, List.of("hashmap", "rocksdb"));
     changelog = a.onOff("changelog", "off");
     sinkCompression = a.oneOf("sink-compression", KafkaSinks.DEFAULT_COMPRESSION, KafkaSinks.COMPRESSION);
+    sinkLingerMs = a.number("sink-linger-ms", KafkaSinks.DEFAULT_LINGER_MS, 0, KafkaSinks.MAX_LINGER_MS);
     // 900000 is what brokers started before the 1 h setting (infra/local/kafka) allow; up to 3600000 after.
     transactionTimeoutMs = a.number("transaction-timeout-ms", 3_600_000, 60_000, 3_600_000);
     restartBudgetMs = a.number("restart-budget-ms", 600_000, 0, 3_600_000);
