@@ -155,6 +155,15 @@ class CleanJobConfigTest {
   }
 
   @Test
+  void theSinkLingerIsFiftyMsUnlessGivenAndAtMostAMinute() {
+    assertEquals(50, CleanJobConfig.parse(new String[0]).sinkLingerMs);
+    assertEquals(1000, CleanJobConfig.parse(new String[] {"--sink-linger-ms", "1000"}).sinkLingerMs);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CleanJobConfig.parse(new String[] {"--sink-linger-ms", "60001"}));
+    assertEquals("--sink-linger-ms='60001': expected an integer in [0, 60000]", e.getMessage());
+  }
+
+  @Test
   void refusesASnapshotRetentionThatWouldExpireTheNewestSnapshot() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CleanJobConfig.parse(new String[] {"--iceberg-snapshots-retained", "0"}));
