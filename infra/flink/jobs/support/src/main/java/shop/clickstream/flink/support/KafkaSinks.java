@@ -18,9 +18,10 @@ public final class KafkaSinks {
   public static final String DEFAULT_COMPRESSION = "lz4";
   /**
    * The sinks' linger.ms unless a job's {@code --sink-linger-ms} says otherwise. Nothing a sink writes is visible
-   * before the checkpoint commits its transaction, and the commit first flushes whatever is buffered, so a linger up
-   * to the checkpoint interval costs no freshness: it only sets how many produce requests (and follower fetches) a
-   * checkpoint's records take (docs/KAFKA.md, "Producers' linger").
+   * before the checkpoint commits its transaction, but the checkpoint first sends whatever is buffered and waits for
+   * every replica's ack. A linger as long as the clean job's checkpoint (1 s) cut a quarter of the produce requests,
+   * did not make the brokers cheaper, and took clean freshness p99 from 3.0 to 5.8-8.8 s at 3,000 events/s
+   * (docs/KAFKA.md, "Producers' linger"); at 50 ms the checkpoint has only the last 50 ms to send.
    */
   public static final long DEFAULT_LINGER_MS = 50;
   /** The most {@code --sink-linger-ms} takes: below the producer's delivery.timeout.ms less its request.timeout.ms. */
