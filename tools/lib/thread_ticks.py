@@ -38,17 +38,23 @@ def snapshot(pairs):
     return out
 
 
-def top(before, after, seconds, n=6):
-    hz = os.sysconf("SC_CLK_TCK")
-    result = {}
+def deltas(before, after):
+    """(process, thread name, ticks in the window) for every thread in the after snapshot."""
     for name, threads in after.items():
-        groups = {}
         for tid, (comm, ticks) in threads.items():
             earlier = before.get(name, {}).get(tid)
-            delta = ticks - (earlier[1] if earlier else 0)
-            key = re.sub(r"[-_ #]?\d+$", "", comm) or comm
-            groups[key] = groups.get(key, 0) + delta
-        ranked = sorted(groups.items(), key=lambda kv: -kv[1])[:n]
+            yield name, comm, ticks - (earlier[1] if earlier else 0)
+
+
+def top(before, after, seconds, n=6):
+    hz = os.sysconf("SC_CLK_TCK")
+    groups = {name: {} for name in after}
+    for name, comm, delta in deltas(before, after):
+        key = re.sub(r"[-_ #]?\d+$", "", comm) or comm
+        groups[name][key] = groups[name].get(key, 0) + delta
+    result = {}
+    for name, g in groups.items():
+        ranked = sorted(g.items(), key=lambda kv: -kv[1])[:n]
         result[name] = [{"thread": k, "cores": round(v / hz / seconds, 4)} for k, v in ranked if v > 0]
     return result
 
@@ -64,17 +70,11 @@ def jit(before, after, seconds):
     (stack.sh up, restart-node) measures the compilers as well as the work: the figure says how much.
     """
     hz = os.sysconf("SC_CLK_TCK")
-    result = {}
-    for name, threads in after.items():
-        ticks = 0
-        for tid, (comm, t) in threads.items():
-            if JIT_THREAD.match(comm):
-                earlier = before.get(name, {}).get(tid)
-                ticks += t - (earlier[1] if earlier else 0)
-        if ticks > 0:
-            result[name] = round(ticks / hz / seconds, 4)
-    return result
-
+    ticks = {}
+    for name, comm, delta in deltas(before, after):
+        if JIT_THREAD.match(comm):
+            ticks[name] = ticks.get(name, 0) + delta
+    return {name: round(t / hz / seconds, 4) for name, t in ticks.items() if t > 0}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] != "snapshot":
