@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Local stack runner: Kafka x3 (KRaft), ClickHouse, Flink session cluster, Prometheus, Alertmanager on 127.0.0.1.
 # KAFKA_NET=netns (at `up`, while no node runs) puts each Kafka node in a network namespace of its own (lib/netns.sh).
-# Usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|components|net|measure [seconds]|sql [sql-client args]
+# Usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|prune-topics [--idle-minutes N] [--match REGEX] [--dry-run]|pid COMPONENT|components|net|measure [seconds]|sql [sql-client args]
 # State (data, logs, pids) lives under .run/; engines come from .cache/ (tools/setup).
 set -euo pipefail
 STACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -176,7 +176,7 @@ take_lock() {
 main() {
   local cmd=${1:-}; shift || true
   validate_env
-  case $cmd in up | down | restart | restart-node | kill-node | partition-node | heal-node) take_lock ;; esac
+  case $cmd in up | down | restart | restart-node | kill-node | partition-node | heal-node | prune-topics) take_lock ;; esac
   case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;
@@ -187,12 +187,13 @@ main() {
     restart-node) cmd_restart_node "$@" ;;
     partition-node) cmd_partition_node "$@" ;;
     heal-node) cmd_heal_node "$@" ;;
+    prune-topics) cmd_prune_topics "$@" ;;
     sql) flink_sql_client "$@" ;;
     pid) cmd_pid "$@" ;;
     components) printf '%s\n' "${COMPONENTS[@]}" ;;
     net) kafka_net; printf '\n' ;;
     measure) source "$STACK_DIR/lib/measure.sh"; cmd_measure "$@" ;;
-    *) die "usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|pid COMPONENT|components|net|measure [seconds]|sql [-f file.sql]" ;;
+    *) die "usage: stack.sh up|down|status|logs|restart COMPONENT|restart-node N|kill-node N|partition-node N|heal-node N|prune-topics [--idle-minutes N] [--match REGEX] [--dry-run]|pid COMPONENT|components|net|measure [seconds]|sql [-f file.sql]" ;;
   esac
 }
 

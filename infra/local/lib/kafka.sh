@@ -130,3 +130,65 @@ kafka_topics() {
   log "topics: $(grep -c '^created' "$out") created, $(grep -c '^exists' "$out") existing (partitions=$PARTITIONS, rf=3)"
   if (($1)); then log "$(grep -m1 '^leaders: ' "$out")"; fi
 }
+
+# kafka_idle_topics MINUTES: "topic idle-minutes" for each topic whose files on every node have not changed for at
+# least MINUTES, the stack's own topics (topics.txt) and Kafka's internal ones (__*) excepted. A partition's log file
+# is written on every append, and an empty partition's files date from its creation, so this is "no write, and no
+# creation, for MINUTES" without asking the brokers.
+kafka_idle_topics() {
+  local minutes=$1 n dirs=() own
+  for n in 1 2 3; do [[ -d $(kafka_dir "$n")/data ]] && dirs+=("$(kafka_dir "$n")/data"); done
+  ((${#dirs[@]})) || return 0
+  own=$(grep -v '^\s*#' "$STACK_DIR/topics.txt" | awk 'NF { print $1 }' | paste -sd' ')
+  # Partition directories are <topic>-<partition>; deleted ones (<topic>-<p>.<id>-delete) do not match.
+  find "${dirs[@]}" -mindepth 2 -maxdepth 2 -type f -printf '%T@ %h\n' |
+    awk -v now="$(date +%s)" -v idle="$((minutes * 60))" -v own="$own" '
+      BEGIN { n = split(own, o, " "); for (i = 1; i <= n; i++) skip[o[i]] = 1 }
+      { d = $2; sub(/.*\//, "", d); if (d !~ /-[0-9]+$/) next
+        t = d; sub(/-[0-9]+$/, "", t); if (t ~ /^__/ || t in skip) next
+        if (!(t in newest) || $1 > newest[t]) newest[t] = $1 }
+      END { for (t in newest) if (now - newest[t] >= idle) printf "%s %d\n", t, (now - newest[t]) / 60 }' |
+    sort
+}
+
+# prune-topics [--idle-minutes N] [--match REGEX] [--dry-run]: deletes the topics that are neither the stack's nor
+# Kafka's and have been idle N minutes (default 60), optionally only those whose name matches REGEX (extended, not
+# anchored). Tests delete their topics when they end; a test that is killed cannot, and what it leaves costs the
+# brokers CPU on every fetch (docs/KAFKA.md, "Topics are created, never auto-created").
+cmd_prune_topics() {
+  local minutes=60 match='' dry=0
+  while (($#)); do
+    case $1 in
+      --idle-minutes)
+        [[ ${2:-} =~ ^[0-9]+$ ]] || die "prune-topics: --idle-minutes expects a whole number of minutes, got '${2:-}'"
+        minutes=$2; shift 2 ;;
+      --match)
+        [[ -n ${2:-} ]] || die "prune-topics: --match expects a regular expression"
+        local rc=0; grep -qE -- "$2" </dev/null 2>/dev/null || rc=$?
+        ((rc != 2)) || die "prune-topics: --match '$2' is not a valid extended regular expression"
+        match=$2; shift 2 ;;
+      --dry-run) dry=1; shift ;;
+      *) die "prune-topics: unknown argument '$1' (expected --idle-minutes N, --match REGEX, --dry-run)" ;;
+    esac
+  done
+  local n
+  for n in 1 2 3; do
+    [[ -n $(live_pid "kafka-$n") ]] && kafka_healthy "$n" || die "prune-topics: kafka-$n is not running; it needs all three nodes up"
+  done
+  local topic age topics=() listing=()
+  while read -r topic age; do
+    [[ -z $match || $topic =~ $match ]] || continue
+    topics+=("$topic"); listing+=("$topic (${age} min)")
+  done < <(kafka_idle_topics "$minutes")
+  if ((${#topics[@]} == 0)); then log "prune-topics: no topic idle for ${minutes} min${match:+ matching '$match'}"; return 0; fi
+  if ((dry)); then
+    log "prune-topics: would delete ${#topics[@]} topic(s) idle for ${minutes} min or more:"
+    printf '  %s\n' "${listing[@]}"
+    return 0
+  fi
+  log "prune-topics: deleting ${#topics[@]} topic(s) idle for ${minutes} min or more: ${listing[*]}"
+  local out="$RUN_DIR/kafka/prune-topics.log"
+  kafka_java "$STACK_DIR/kafka/DeleteTopics.java" -Dkafka.logs.dir="$RUN_DIR/kafka/tools" -- "$(kafka_bootstrap)" "${topics[@]}" \
+    >"$out" 2>&1 || { tail -n 20 "$out" >&2; die "prune-topics: deleting topics failed (log: ${out#"$REPO_ROOT"/})"; }
+  log "prune-topics: deleted $(grep -c '^deleted' "$out")"
+}
