@@ -36,15 +36,40 @@ export function describeTopics(
   );
 }
 
+/** The topic's description, or rejects naming the topic (a missing topic too, unless `missingOk`: then undefined). */
+async function describeTopic(
+  a: IAdminClient,
+  topic: string,
+  timeoutMs: number,
+  missingOk: false,
+): Promise<TopicDescription>;
+async function describeTopic(
+  a: IAdminClient,
+  topic: string,
+  timeoutMs: number,
+  missingOk: true,
+): Promise<TopicDescription | undefined>;
+async function describeTopic(
+  a: IAdminClient,
+  topic: string,
+  timeoutMs: number,
+  missingOk: boolean,
+): Promise<TopicDescription | undefined> {
+  const [d] = await describeTopics(a, [topic], timeoutMs);
+  if (missingOk && d?.error && errorCode(d.error) === RD_CODES.ERR_UNKNOWN_TOPIC_OR_PART)
+    return undefined;
+  if (d === undefined || d.error)
+    throw new Error(`kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`);
+  return d;
+}
+
 /** Partition numbers of a topic, sorted; rejects when the topic does not exist. */
 export async function partitionsOf(
   a: IAdminClient,
   topic: string,
   timeoutMs: number,
 ): Promise<number[]> {
-  const [d] = await describeTopics(a, [topic], timeoutMs);
-  if (d === undefined || d.error)
-    throw new Error(`kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`);
+  const d = await describeTopic(a, topic, timeoutMs, false);
   return d.partitions.map((p) => p.partition).sort((x, y) => x - y);
 }
 
@@ -53,15 +78,10 @@ export async function partitionsOf(
  * first; rejects on any other error (an unreachable cluster is not a missing topic).
  */
 export async function topicExists(o: KafkaClientOptions, topic: string): Promise<boolean> {
-  return withAdmin(o, async (a, timeoutMs) => {
-    const [d] = await describeTopics(a, [topic], timeoutMs);
-    if (d?.error && errorCode(d.error) === RD_CODES.ERR_UNKNOWN_TOPIC_OR_PART) return false;
-    if (d === undefined || d.error)
-      throw new Error(
-        `kafka-tx: cannot describe topic ${topic}: ${describeError(d?.error).message}`,
-      );
-    return true;
-  });
+  return withAdmin(
+    o,
+    async (a, timeoutMs) => (await describeTopic(a, topic, timeoutMs, true)) !== undefined,
+  );
 }
 
 /** Creates every missing topic (an existing one is left as it is) and waits until each partition has a leader. */
