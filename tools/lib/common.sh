@@ -38,6 +38,8 @@ proc_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $1
 stamp_matches() { [[ -f "$CACHE_DIR/stamps/$1" && "$(cat "$CACHE_DIR/stamps/$1")" == "$2" ]]; }
 stamp_write() { mkdir -p "$CACHE_DIR/stamps" && printf '%s' "$2" >"$CACHE_DIR/stamps/$1"; }
 hash_files() { cat "$@" | sha256sum | cut -c1-16; }
+# The local stack's own topics, one name a line (infra/local/topics.txt: "topic [key=value ...]" lines and comments).
+stack_topics() { grep -v '^\s*#' "$REPO_ROOT/infra/local/topics.txt" | awk 'NF { print $1 }'; }
 
 # Prints, one per line, the Debian packages among "$@" that are not installed.
 # One dpkg-query for all of them (a `dpkg -s` per package costs seconds under load). dpkg-query exits 1

@@ -139,7 +139,7 @@ kafka_idle_topics() {
   local minutes=$1 n dirs=() own
   for n in 1 2 3; do [[ -d $(kafka_dir "$n")/data ]] && dirs+=("$(kafka_dir "$n")/data"); done
   ((${#dirs[@]})) || return 0
-  own=$(grep -v '^\s*#' "$STACK_DIR/topics.txt" | awk 'NF { print $1 }' | paste -sd' ')
+  own=$(stack_topics | paste -sd' ')
   # Partition directories are <topic>-<partition>; deleted ones (<topic>-<p>.<id>-delete) do not match.
   find "${dirs[@]}" -mindepth 2 -maxdepth 2 -type f -printf '%T@ %h\n' |
     awk -v now="$(date +%s)" -v idle="$((minutes * 60))" -v own="$own" '
