@@ -61,12 +61,21 @@ start_detached() {
   printf '%s' "$!" >"$(pid_file "$name")"
 }
 
+# Whether the pid recorded for component $1 is alive, whatever its command line says. Only for the moments after a
+# start: while the new process execs (setsid, nohup, setpriv, java), its /proc/N/cmdline reads empty or still as
+# stack.sh's own (1 first read in 60 here), so live_pid's check of it once took a starting kafka-3 for dead.
+recorded_alive() {
+  local pid
+  pid=$(cat "$(pid_file "$1")" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ ]] && is_alive "$pid"
+}
+
 # Waits until `$check...` succeeds; on timeout or early death prints the log tail and fails.
 wait_healthy() {
   local name=$1 timeout=$2 logfile=$3; shift 3
   local deadline=$((SECONDS + timeout))
   while ! "$@"; do
-    if [[ -z $(live_pid "$name") ]]; then
+    if ! recorded_alive "$name"; then
       tail -n 30 "$logfile" >&2 || true
       die "$name exited during start-up (log: ${logfile#"$REPO_ROOT"/})"
     fi
