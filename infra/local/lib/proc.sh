@@ -18,14 +18,14 @@ is_alive() {
 
 # Prints the pid recorded in file $1 if that process is alive and its command line contains $2, else
 # nothing: a pid reused by an unrelated process (after a reboot, or a session killed without `down`)
-# is never mistaken for ours, nor signalled.
+# is never mistaken for ours, nor signalled. With $2 empty, alive is enough (see recorded_alive).
 pid_from_file() {
   local pid
   [[ -f $1 ]] || return 0
   pid=$(<"$1")
-  [[ $pid =~ ^[0-9]+$ ]] && is_alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" &&
-    printf '%s' "$pid"
-  return 0
+  [[ $pid =~ ^[0-9]+$ ]] && is_alive "$pid" || return 0
+  [[ -z ${2:-} ]] || tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" || return 0
+  printf '%s' "$pid"
 }
 
 # The recorded pid of component $1 while it is ours: its command line names this repo (configs, data or engines).
@@ -64,11 +64,7 @@ start_detached() {
 # Whether the pid recorded for component $1 is alive, whatever its command line says. Only for the moments after a
 # start: while the new process execs (setsid, nohup, setpriv, java), its /proc/N/cmdline reads empty or still as
 # stack.sh's own (1 first read in 60 here), so live_pid's check of it once took a starting kafka-3 for dead.
-recorded_alive() {
-  local pid
-  pid=$(cat "$(pid_file "$1")" 2>/dev/null) || return 1
-  [[ $pid =~ ^[0-9]+$ ]] && is_alive "$pid"
-}
+recorded_alive() { [[ -n $(pid_from_file "$(pid_file "$1")") ]]; }
 
 # Waits until `$check...` succeeds; on timeout or early death prints the log tail and fails.
 wait_healthy() {
