@@ -206,7 +206,7 @@ submit() {
   fi
   if [[ ! -f $jar || -n $stale ]]; then
     log "building $job job (mvn)${stale:+: ${stale#"$REPO_ROOT"/} is newer than the jar}"
-    { mvn -q -B -o -f "$FLINK_DIR/pom.xml" -DskipTests package || mvn -q -B -f "$FLINK_DIR/pom.xml" -DskipTests package; } >&2
+    bash "$FLINK_DIR/mvn.sh" -DskipTests package >&2
   fi
 
   local savepoint=""
