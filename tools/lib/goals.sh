@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # results/bench/goals.json: the current figure of each goal of issue #16, written by the commands that measure them.
 # Sourced after tools/lib/common.sh. The file has one writer, apps/experiment (`tools/experiment goal`), so its
-# keys (a closed list), format and date stamp are the same whichever command measured the figure.
+# keys (a closed list), format and date stamp are the same whichever command measured the figure; it also rewrites
+# the goals table at the top of docs/MEASUREMENTS.md, so that table is never typed by hand.
 
 # Sets one key of results/bench/goals.json (issue #16's table): key, value, the command that measured it.
 goal_set() {

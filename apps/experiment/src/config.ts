@@ -108,7 +108,7 @@ const OPTIONS = {
   docsFile: {
     flag: '--docs-file',
     default: 'docs/MEASUREMENTS.md',
-    help: 'docs: the file whose experiment section is regenerated',
+    help: 'docs, goal: the file whose generated sections (experiments; goals) are rewritten',
   },
   prometheusUrl: {
     flag: '--prometheus-url',
@@ -146,13 +146,14 @@ const OPTIONS = {
 function header(): string {
   return `Usage: tools/experiment <experiment> [options]
        tools/experiment docs [--results-dir DIR] [--docs-file FILE]
-       tools/experiment goal --key KEY --value N --measured-by COMMAND [--results-dir DIR]
+       tools/experiment goal --key KEY --value N --measured-by COMMAND [--results-dir DIR] [--docs-file FILE]
 
 Runs a named failure experiment (or the load ladder) against the shared stack and pipeline: steady
 seeded load, the fault at a set time, recovery, a reconcile of every layer. Each run writes
 results/experiments/<name>/<utc>/{experiment.json,timeline.jsonl,reconcile.json}.
 \`docs\` regenerates the experiment section of docs/MEASUREMENTS.md and its SVG plots from results/.
-\`goal\` sets one goal's figure in results/bench/goals.json (the benchmark scripts call it).
+\`goal\` sets one goal's figure in results/bench/goals.json (the benchmark scripts call it); both rewrite the
+goals table at the top of docs/MEASUREMENTS.md from that file.
 Needs: the stack (infra/local/stack.sh up), the pipeline (tools/pipeline up), apps built.
 
 Catalogue:

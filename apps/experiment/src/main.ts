@@ -8,7 +8,7 @@ import { createWarehouse, readRunIngestTimes } from '@clickstream/warehouse';
 import { kafkaNetMismatch } from './catalogue';
 import { ConfigError, loadCommand, usage } from './config';
 import { generateDocs } from './docs/generate';
-import { writeGoal } from './docs/goals';
+import { refreshGoalsSection, writeGoal } from './docs/goals';
 import { stack } from './faults';
 import { runLadder } from './ladder';
 import { prometheusClient } from './prometheus';
@@ -66,7 +66,17 @@ async function main(): Promise<number> {
       command: measuredBy,
       measured_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     });
-    logger.info({ key, value, file: path.relative(REPO_ROOT, file) }, 'goal written');
+    const docsFile = path.resolve(REPO_ROOT, flags.docsFile);
+    refreshGoalsSection(file, docsFile);
+    logger.info(
+      {
+        key,
+        value,
+        file: path.relative(REPO_ROOT, file),
+        docs: path.relative(REPO_ROOT, docsFile),
+      },
+      'goal written',
+    );
     return EXIT.ok;
   }
   const p = ports();

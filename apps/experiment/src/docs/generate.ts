@@ -4,7 +4,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CATALOGUE } from '../catalogue';
 import type { TimelineRow } from '../timeline';
-import { gatekeeperStallGoal, writeGoal } from './goals';
+import { gatekeeperStallGoal, refreshGoalsSection, writeGoal } from './goals';
+import { writeDoc } from './write-doc';
 import { faultSection, generatedSection, ladderSection, splice, type RunDoc } from './markdown';
 import { freshnessSpec, ladderSpec, renderSvg, type AgePoint, type LadderPoint } from './plots';
 
@@ -142,9 +143,10 @@ export async function generateDocs(o: {
     );
   }
   const doc = fs.existsSync(o.docsFile) ? fs.readFileSync(o.docsFile, 'utf8') : '# Measurements\n';
-  fs.writeFileSync(o.docsFile, splice(doc, generatedSection(sections, missing)));
+  writeDoc(o.docsFile, splice(doc, generatedSection(sections, missing)));
+  const goalsFile = path.join(o.resultsDir, 'bench', 'goals.json');
   const stall = gatekeeperStallGoal(allRuns);
-  if (stall)
-    writeGoal(path.join(o.resultsDir, 'bench', 'goals.json'), 'gatekeeper_stall_max_s', stall);
+  if (stall) writeGoal(goalsFile, 'gatekeeper_stall_max_s', stall);
+  refreshGoalsSection(goalsFile, o.docsFile);
   return { sections: sections.length, plots };
 }

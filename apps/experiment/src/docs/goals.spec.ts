@@ -1,7 +1,15 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { gatekeeperStallGoal, STALL_RUNS, writeGoal } from './goals';
+import {
+  gatekeeperStallGoal,
+  GOALS_BEGIN,
+  GOALS_END,
+  goalsSection,
+  refreshGoalsSection,
+  STALL_RUNS,
+  writeGoal,
+} from './goals';
 import type { RunDoc } from './markdown';
 
 function run(experiment: string, startedAt: string, pauseMs: number | null | undefined): RunDoc {
@@ -56,5 +64,56 @@ describe('writeGoal', () => {
     const goals = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(Object.keys(goals)).toEqual(['gatekeeper_stall_max_s', 'z_other']);
     expect(goals.gatekeeper_stall_max_s.value).toBe(2.5);
+  });
+});
+
+describe('goalsSection', () => {
+  const at = (value: number) => ({
+    value,
+    command: `cmd ${value}`,
+    measured_at: '2026-12-07T00:00:00Z',
+  });
+
+  it('says per goal whether its figure meets the target, in the direction the goal asks', () => {
+    const md = goalsSection({
+      sustained_events_per_s: at(6000), // at least 6,000: met at exactly 6,000
+      freshness_p99_s_at_1000: at(3), // under 3 s: not met at exactly 3 s
+      idle_cpu_share: at(0.1355),
+    });
+    const row = (what: string) => md.split('\n').find((l) => l.startsWith(`| ${what}`)) ?? '';
+    expect(row('sustained rate')).toContain('| ≥ 6,000 events/s | 6,000 events/s | yes |');
+    expect(row('freshness p99 at 1,000')).toContain('| < 3 s | 3 s | **no** |');
+    expect(row('CPU of the idle stack')).toContain(
+      '| < 5.0 % | 13.6 % | **no** | 2026-12-07T00:00:00Z | `cmd 0.1355` |',
+    );
+    expect(row('reconciling')).toContain('| not measured |');
+    expect(md.startsWith(GOALS_BEGIN)).toBe(true);
+    expect(md.endsWith(GOALS_END)).toBe(true);
+  });
+});
+
+describe('refreshGoalsSection', () => {
+  it('rewrites only its own section, formatted, and leaves the rest of the doc as it was', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goals-doc-'));
+    const goalsFile = path.join(dir, 'goals.json');
+    const docsFile = path.join(dir, 'M.md');
+    fs.writeFileSync(
+      goalsFile,
+      JSON.stringify({ reconcile_2_7m_s: { value: 51, command: 'c', measured_at: 't' } }),
+    );
+    fs.writeFileSync(
+      docsFile,
+      `# M\n\nbefore\n\n${GOALS_BEGIN}\nstale table\n${GOALS_END}\n\n## After\n\nafter\n`,
+    );
+    refreshGoalsSection(goalsFile, docsFile);
+    const doc = fs.readFileSync(docsFile, 'utf8');
+    expect(doc).not.toContain('stale table');
+    expect(doc.startsWith('# M\n\nbefore\n\n<!-- goals:begin')).toBe(true);
+    expect(doc.endsWith('<!-- goals:end -->\n\n## After\n\nafter\n')).toBe(true);
+    expect(doc).toMatch(
+      /\| reconciling 2\.7 M events, every layer +\| < 60 s wall +\| 51 s wall +\| yes +\|/,
+    );
+    // Prettier's table layout: the separator row padded to the columns' widths, not the generated one.
+    expect(doc).not.toContain('| --- | --- | --- | --- | --- | --- |');
   });
 });

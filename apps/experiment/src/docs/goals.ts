@@ -5,7 +5,8 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import type { RunDoc } from './markdown';
+import { splice, type RunDoc } from './markdown';
+import { writeDoc } from './write-doc';
 
 /** The goals of issue #16, one key each (a closed list: a misspelt key is refused, not written). */
 export const GOAL_KEYS = [
@@ -20,6 +21,50 @@ export type GoalKey = (typeof GOAL_KEYS)[number];
 
 /** The issue's goal: the gatekeeper's stall after a coordinator kill, in every one of 5 runs. */
 export const STALL_RUNS = 5;
+
+/** What each goal asks, as issue #16's table states it: met when the figure is at least (or under) the target. */
+export const GOAL_TARGETS: Record<
+  GoalKey,
+  { what: string; target: number; met: 'atLeast' | 'under'; unit: string }
+> = {
+  sustained_events_per_s: {
+    what: 'sustained rate, 10 minutes, every layer exact, no layer falling behind',
+    target: 6000,
+    met: 'atLeast',
+    unit: 'events/s',
+  },
+  freshness_p99_s_at_1000: {
+    what: 'freshness p99 at 1,000 events/s, send to queryable in the ClickHouse clean table',
+    target: 3,
+    met: 'under',
+    unit: 's',
+  },
+  freshness_p99_s_at_6000: {
+    what: 'freshness p99 at 6,000 events/s',
+    target: 5,
+    met: 'under',
+    unit: 's',
+  },
+  reconcile_2_7m_s: {
+    what: 'reconciling 2.7 M events, every layer',
+    target: 60,
+    met: 'under',
+    unit: 's wall',
+  },
+  gatekeeper_stall_max_s: {
+    what: `gatekeeper stall after a coordinator kill, worst of ${STALL_RUNS} runs`,
+    target: 10,
+    met: 'under',
+    unit: 's',
+  },
+  idle_cpu_share: {
+    what: 'CPU of the idle stack, share of the 2 cores',
+    target: 0.05,
+    met: 'under',
+    unit: '',
+  },
+};
+
 const STALL_EXPERIMENT = 'coordinator-kill';
 
 export interface Goal {
@@ -62,4 +107,49 @@ export function writeGoal(file: string, key: GoalKey, goal: Goal): void {
   const sorted = Object.fromEntries(Object.entries(goals).sort(([a], [b]) => a.localeCompare(b)));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+export const GOALS_BEGIN =
+  '<!-- goals:begin (generated from results/bench/goals.json by tools/experiment goal and docs; edit apps/experiment, not this section) -->';
+export const GOALS_END = '<!-- goals:end -->';
+
+const figure = (key: GoalKey, v: number) =>
+  key === 'idle_cpu_share'
+    ? `${(v * 100).toFixed(1)} %`
+    : `${v.toLocaleString('en-US', { maximumFractionDigits: 3 })} ${GOAL_TARGETS[key].unit}`;
+
+/** The goals table of docs/MEASUREMENTS.md: each goal of issue #16, its newest figure, whether it is met (pure). */
+export function goalsSection(goals: Partial<Record<string, Goal>>): string {
+  const rows = GOAL_KEYS.map((key) => {
+    const t = GOAL_TARGETS[key];
+    const target = `${t.met === 'atLeast' ? '≥' : '<'} ${figure(key, t.target)}`;
+    const g = goals[key];
+    if (!g) return `| ${t.what} | ${target} | not measured | – | – | – |`;
+    const met = t.met === 'atLeast' ? g.value >= t.target : g.value < t.target;
+    return `| ${t.what} | ${target} | ${figure(key, g.value)} | ${met ? 'yes' : '**no**'} | ${g.measured_at} | \`${g.command}\` |`;
+  });
+  return [
+    GOALS_BEGIN,
+    '',
+    '## Performance goals (issue #16): where they stand (generated)',
+    '',
+    'The newest figure of each goal, from `results/bench/goals.json`, which the command beside it wrote. Each figure is',
+    'one measurement on the machine of that day (they differ by 20-30 % in speed); "Where the CPU goes" below has how',
+    'each was taken and what was tried.',
+    '',
+    '| goal | target | figure | met | measured at (UTC) | command |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    GOALS_END,
+  ].join('\n');
+}
+
+/** Rewrites the goals table of the docs file from the goals file (appended when the doc has no such section). */
+export function refreshGoalsSection(goalsFile: string, docsFile: string): void {
+  const goals = fs.existsSync(goalsFile)
+    ? (JSON.parse(fs.readFileSync(goalsFile, 'utf8')) as Record<string, Goal>)
+    : {};
+  const doc = fs.existsSync(docsFile) ? fs.readFileSync(docsFile, 'utf8') : '# Measurements\n';
+  writeDoc(docsFile, splice(doc, goalsSection(goals), GOALS_BEGIN, GOALS_END));
 }

@@ -160,10 +160,13 @@ export function generatedSection(sections: readonly string[], missing: readonly 
   return [...head, sections.join('\n\n'), ...tail, '', END].join('\n');
 }
 
-/** Replaces the text between the markers, or appends the section when the doc has none. */
-export function splice(doc: string, section: string): string {
-  const b = doc.indexOf(BEGIN.slice(0, 28));
-  const e = doc.indexOf(END);
-  if (b >= 0 && e > b) return doc.slice(0, b) + section + doc.slice(e + END.length);
+/**
+ * Replaces the text between a generated section's markers (the begin marker is found by its text up to ':begin', so
+ * its explanation may change), or appends the section when the doc has none.
+ */
+export function splice(doc: string, section: string, begin = BEGIN, end = END): string {
+  const b = doc.indexOf(begin.slice(0, begin.indexOf(':begin') + ':begin'.length));
+  const e = doc.indexOf(end);
+  if (b >= 0 && e > b) return doc.slice(0, b) + section + doc.slice(e + end.length);
   return `${doc.replace(/\n*$/, '')}\n\n${section}\n`;
 }
