@@ -4,8 +4,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CATALOGUE } from '../catalogue';
 import type { TimelineRow } from '../timeline';
-import { gatekeeperStallGoal, refreshGoalsSection, writeGoal } from './goals';
-import { writeDoc } from './write-doc';
+import { gatekeeperStallGoal, withGoalsSection, writeGoal } from './goals';
+import { readDoc, writeDoc } from './write-doc';
 import { faultSection, generatedSection, ladderSection, splice, type RunDoc } from './markdown';
 import { freshnessSpec, ladderSpec, renderSvg, type AgePoint, type LadderPoint } from './plots';
 
@@ -142,11 +142,11 @@ export async function generateDocs(o: {
       e.kind === 'ladder' ? ladderSection(e.name, docs, rel) : faultSection(e.name, docs, rel),
     );
   }
-  const doc = fs.existsSync(o.docsFile) ? fs.readFileSync(o.docsFile, 'utf8') : '# Measurements\n';
-  writeDoc(o.docsFile, splice(doc, generatedSection(sections, missing)));
   const goalsFile = path.join(o.resultsDir, 'bench', 'goals.json');
   const stall = gatekeeperStallGoal(allRuns);
   if (stall) writeGoal(goalsFile, 'gatekeeper_stall_max_s', stall);
-  refreshGoalsSection(goalsFile, o.docsFile);
+  // Both generated sections in one write (and one Prettier run over the doc).
+  const doc = splice(readDoc(o.docsFile), generatedSection(sections, missing));
+  writeDoc(o.docsFile, withGoalsSection(doc, goalsFile));
   return { sections: sections.length, plots };
 }

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { splice, type RunDoc } from './markdown';
-import { writeDoc } from './write-doc';
+import { readDoc, writeDoc } from './write-doc';
 
 /** The goals of issue #16, one key each (a closed list: a misspelt key is refused, not written). */
 export const GOAL_KEYS = [
@@ -100,9 +100,7 @@ export function gatekeeperStallGoal(runs: readonly RunDoc[]): (Goal & { runs: st
 
 /** Sets one key of goals.json, keeping the others, keys sorted. */
 export function writeGoal(file: string, key: GoalKey, goal: Goal): void {
-  const goals = fs.existsSync(file)
-    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)
-    : {};
+  const goals = readGoals(file);
   goals[key] = goal;
   const sorted = Object.fromEntries(Object.entries(goals).sort(([a], [b]) => a.localeCompare(b)));
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -145,11 +143,18 @@ export function goalsSection(goals: Partial<Record<string, Goal>>): string {
   ].join('\n');
 }
 
-/** Rewrites the goals table of the docs file from the goals file (appended when the doc has no such section). */
-export function refreshGoalsSection(goalsFile: string, docsFile: string): void {
-  const goals = fs.existsSync(goalsFile)
-    ? (JSON.parse(fs.readFileSync(goalsFile, 'utf8')) as Record<string, Goal>)
+function readGoals(file: string): Record<string, Goal> {
+  return fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Goal>)
     : {};
-  const doc = fs.existsSync(docsFile) ? fs.readFileSync(docsFile, 'utf8') : '# Measurements\n';
-  writeDoc(docsFile, splice(doc, goalsSection(goals), GOALS_BEGIN, GOALS_END));
+}
+
+/** The doc with its goals table set from the goals file (appended when the doc has no such section). */
+export function withGoalsSection(doc: string, goalsFile: string): string {
+  return splice(doc, goalsSection(readGoals(goalsFile)), GOALS_BEGIN, GOALS_END);
+}
+
+/** Rewrites the goals table of the docs file from the goals file. */
+export function refreshGoalsSection(goalsFile: string, docsFile: string): void {
+  writeDoc(docsFile, withGoalsSection(readDoc(docsFile), goalsFile));
 }
